@@ -1,0 +1,61 @@
+# Scorepad. `make run` for a local server, `make test` for the whole suite.
+
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+
+# The first Python >= 3.12 found: on PATH, then pyenv's installs.
+PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
+	$$HOME/.pyenv/versions/3.1[2-9]*/bin/python /usr/local/bin/python3.1[2-9]; do \
+	  command -v "$$p" >/dev/null 2>&1 || continue; \
+	  "$$p" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 \
+	    && { command -v "$$p"; break; }; \
+	done)
+
+.PHONY: install run test lint format migrate messages chromium
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: requirements.txt requirements-dev.txt
+	@if [ ! -x $(BIN)/python ]; then \
+	  if [ -z "$(PYTHON)" ]; then echo "Python 3.12+ is needed (none found on PATH or in pyenv)." >&2; exit 1; fi; \
+	  echo "Creating $(VENV) with $(PYTHON)"; \
+	  "$(PYTHON)" -m venv $(VENV); \
+	fi
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+run: migrate
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The browser tests need a real Chromium: Debian's, never `playwright install`.
+chromium:
+	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's chromium for the browser tests"; \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	  fi; \
+	fi
+	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
+	  echo "Chromium is needed for the browser tests: install it (apt-get install chromium) and rerun." >&2; \
+	  exit 1; \
+	fi
+
+test: install chromium
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+messages: install
+	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
+	$(BIN)/python manage.py compilemessages --ignore=.venv

@@ -1,0 +1,35 @@
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games import models, services
+from games.rules.gamefile import GameFileError
+
+
+class Command(BaseCommand):
+    help = "Replay a scorepad.game.v1 file through the rules and store it; prints the new game id."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="path of the JSON file, or - for standard input")
+        parser.add_argument("--evening", help="token of the evening to add the game to")
+
+    def handle(self, *args, file: str, evening: str | None = None, **options):
+        if file == "-":
+            import sys
+
+            data = sys.stdin.buffer.read()
+        else:
+            try:
+                data = Path(file).read_bytes()
+            except OSError as error:
+                raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
+        target = None
+        if evening is not None:
+            target = models.Evening.objects.filter(token=evening).first()
+            if target is None:
+                raise CommandError(f"No evening with token {evening!r}.")
+        try:
+            game = services.import_document(data, target)
+        except GameFileError as error:
+            raise CommandError(str(error)) from None
+        self.stdout.write(f"Imported game {game.number} of evening {game.evening.token}: {game.pk}")

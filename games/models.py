@@ -1,0 +1,179 @@
+"""Storage for evenings, players, games and the cells they play.
+
+No scoring here: totals, bonuses and whose turn it is are rebuilt by replaying a
+game's entries through games.rules.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+
+def new_token() -> str:
+    # 32 random bytes = 256 bits, 43 URL-safe characters.
+    return secrets.token_urlsafe(32)
+
+
+class EveningQuerySet(models.QuerySet["Evening"]):
+    def by_edit_token(self, token: str) -> EveningQuerySet:
+        return self.filter(token=token)
+
+    def by_view_token(self, token: str) -> EveningQuerySet:
+        return self.filter(view_token=token)
+
+
+class Evening(models.Model):
+    """A night of dice games among a set of players; the URL token is the only key."""
+
+    token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = EveningQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        if self.name:
+            return self.name
+        return f"Evening {self.created_at:%Y-%m-%d}" if self.created_at else "Evening"
+
+
+class Player(models.Model):
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(max_length=40)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["evening", "name"], name="unique_player_name_per_evening"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def in_order(self) -> GameQuerySet:
+        return self.order_by("number")
+
+
+class Game(models.Model):
+    class EntryMode(models.TextChoices):
+        VALUE = "value", _("Type the value")
+        DICE = "dice", _("Type the dice")
+        VIRTUAL = "virtual", _("Roll virtual dice")
+
+    evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField()
+    ruleset = models.CharField(max_length=20)
+    options = models.JSONField(default=dict, blank=True)
+    entry_mode = models.CharField(max_length=10, choices=EntryMode, default=EntryMode.VALUE)
+    first_seat = models.PositiveSmallIntegerField(default=0)
+    # Bumped on every write: spectators poll it, and a write carrying an older
+    # version is refused as stale.
+    version = models.PositiveIntegerField(default=0)
+    # The turn in progress in dice/virtual mode (dice, held dice, rolls) so a
+    # reload loses nothing; emptied when the turn is scored.
+    pending = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["evening", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["evening", "number"], name="unique_game_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="game_number_from_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} ({self.ruleset})"
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="unique_seat_position"),
+            models.UniqueConstraint(fields=["game", "player"], name="unique_seat_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.position}"
+
+
+def _die_in_range(field: str) -> Q:
+    return Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__gte": 1, f"{field}__lte": 6})
+
+
+class EntryQuerySet(models.QuerySet["Entry"]):
+    def in_turn_order(self) -> EntryQuerySet:
+        return self.order_by("turn")
+
+
+class Entry(models.Model):
+    """One cell played: a value (or a cross) in a player's column and row."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
+    column = models.CharField(max_length=8)
+    row = models.CharField(max_length=20)
+    value = models.SmallIntegerField()
+    crossed = models.BooleanField(default=False)
+    die1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die3 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die4 = models.PositiveSmallIntegerField(null=True, blank=True)
+    die5 = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Earlier rolls of a virtual-dice turn, oldest first.
+    rolls = models.JSONField(default=list, blank=True)
+    # Declared by hand in value mode, where the dice are unknown.
+    yahtzee_bonus = models.BooleanField(default=False)
+    turn = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "turn"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player", "column", "row"], name="unique_cell_per_player"
+            ),
+            models.UniqueConstraint(fields=["game", "turn"], name="unique_turn_per_game"),
+            models.CheckConstraint(condition=Q(turn__gte=1), name="entry_turn_from_1"),
+            models.CheckConstraint(
+                condition=_die_in_range("die1")
+                & _die_in_range("die2")
+                & _die_in_range("die3")
+                & _die_in_range("die4")
+                & _die_in_range("die5"),
+                name="entry_dice_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.column}/{self.row} = {self.value}"
+
+    @property
+    def dice(self) -> tuple[int, int, int, int, int] | None:
+        dice = (self.die1, self.die2, self.die3, self.die4, self.die5)
+        if any(d is None for d in dice):
+            return None
+        return dice  # type: ignore[return-value]

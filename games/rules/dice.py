@@ -1,0 +1,36 @@
+"""Dice: five faces from 1 to 6, kept sorted so that equal hands compare equal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import combinations_with_replacement
+from typing import Any
+
+from .errors import IllegalMove, N_
+
+Dice = tuple[int, int, int, int, int]
+
+FACES = (1, 2, 3, 4, 5, 6)
+
+#: Every distinct hand of five dice (252 of them), each sorted.
+ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))  # type: ignore[arg-type]
+
+
+def parse_dice(values: Any) -> Dice:
+    """Return five dice, sorted, or raise IllegalMove saying what is wrong."""
+    if not isinstance(values, list | tuple):
+        raise IllegalMove("dice", N_("Dice must be a list of five faces."))
+    if len(values) != 5:
+        raise IllegalMove("dice", N_("Five dice are needed, not {count}."), count=len(values))
+    for die in values:
+        if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
+            raise IllegalMove("dice", N_("A die shows 1 to 6, not {die}."), die=str(die))
+    return tuple(sorted(values))  # type: ignore[return-value]
+
+
+def face_counts(dice: Iterable[int]) -> list[int]:
+    """counts[f] is how many dice show f (index 0 unused)."""
+    counts = [0] * 7
+    for die in dice:
+        counts[die] += 1
+    return counts

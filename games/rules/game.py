@@ -1,0 +1,451 @@
+"""A game in progress, rebuilt by replaying its moves (like a chess board from its move stack)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import Dice, parse_dice
+from .errors import IllegalMove, N_
+from .rulesets import (
+    UPPER_BONUS,
+    UPPER_BONUS_THRESHOLD,
+    UPPER_FACE,
+    UPPER_ROWS,
+    YAHTZEE_BONUS,
+    Column,
+    Row,
+    RuleSet,
+    get_ruleset,
+)
+
+Cell = tuple[str, str]  # (column, row)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One turn as a player declares it: exactly one of dice, value or cross."""
+
+    player: int
+    row: str
+    column: str | None = None
+    dice: Sequence[int] | None = None
+    value: int | None = None
+    cross: bool = False
+    yahtzee_bonus: bool = False
+    #: Earlier rolls of a virtual-dice turn (the last roll is ``dice``).
+    rolls: Sequence[Sequence[int]] = ()
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a move wrote on the sheet."""
+
+    move: Move
+    column: str
+    row: str
+    value: int
+    crossed: bool
+    dice: Dice | None
+    rolls: tuple[Dice, ...]
+    #: Yahtzee bonus points this turn earned (0 or 100).
+    bonus: int = 0
+    joker: bool = False
+
+
+@dataclass(frozen=True)
+class Box:
+    """A cell of a sheet: open (value None), filled, or crossed (value 0)."""
+
+    value: int | None = None
+    crossed: bool = False
+
+    @property
+    def filled(self) -> bool:
+        return self.value is not None
+
+
+OPEN = Box()
+
+
+@dataclass(frozen=True)
+class ColumnTotals:
+    upper: int
+    #: Ahead (+) or behind (−) "three of each face" on the filled upper cells.
+    upper_progress: int
+    bonus: int
+    lower: int
+    total: int
+    max_min_void: bool
+
+
+@dataclass
+class Game:
+    ruleset: RuleSet
+    options: dict[str, Any]
+    players: tuple[str, ...]
+    first: int = 0
+    rows: tuple[str, ...] = field(init=False)
+    columns: tuple[str, ...] = field(init=False)
+    played: list[Played] = field(init=False, default_factory=list)
+    _sheets: list[dict[Cell, Box]] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rows = self.ruleset.rows(self.options)
+        self.columns = self.ruleset.columns(self.options)
+        self._sheets = [{} for _ in self.players]
+        self._upper = set(UPPER_ROWS)
+
+    # --- setting up ----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: str | RuleSet,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        first: int = 0,
+    ) -> Game:
+        """Check the setup and return an empty game."""
+        rules = ruleset if isinstance(ruleset, RuleSet) else get_ruleset(ruleset)
+        normalized = rules.normalize_options(options)
+        names = tuple(players)
+        if not 1 <= len(names) <= rules.max_players:
+            raise IllegalMove(
+                "players",
+                N_("{ruleset} is played by 1 to {max} players, not {count}."),
+                ruleset=rules.name,
+                max=rules.max_players,
+                count=len(names),
+            )
+        if len({name.casefold() for name in names}) != len(names):
+            raise IllegalMove("players", N_("Two players have the same name."))
+        if not 0 <= first < len(names):
+            raise IllegalMove("players", N_("The starting player must be one of the players."))
+        return cls(rules, normalized, names, first)
+
+    @classmethod
+    def replay(
+        cls,
+        ruleset: str | RuleSet,
+        players: Sequence[str],
+        moves: Iterable[Move],
+        options: Mapping[str, Any] | None = None,
+        first: int = 0,
+    ) -> Game:
+        game = cls.new(ruleset, players, options, first)
+        for move in moves:
+            game.play(move)
+        return game
+
+    # --- where the game stands -----------------------------------------------------------
+
+    @property
+    def rounds(self) -> int:
+        """A round is one turn each; there are as many rounds as a sheet has cells."""
+        return len(self.rows) * len(self.columns)
+
+    @property
+    def finished(self) -> bool:
+        return len(self.played) >= self.rounds * len(self.players)
+
+    @property
+    def turn(self) -> int:
+        """The number of the turn to play (1-based)."""
+        return len(self.played) + 1
+
+    @property
+    def round(self) -> int:
+        return min(len(self.played) // len(self.players) + 1, self.rounds)
+
+    @property
+    def current_player(self) -> int | None:
+        if self.finished:
+            return None
+        return (self.first + len(self.played)) % len(self.players)
+
+    def box(self, player: int, column: str, row: str) -> Box:
+        return self._sheets[player].get((column, row), OPEN)
+
+    def is_open(self, player: int, column: str, row: str) -> bool:
+        return (column, row) not in self._sheets[player]
+
+    def allowed_rows(self, player: int, column: str) -> tuple[str, ...]:
+        """The open rows the column's order lets this player write in."""
+        open_rows = [row for row in self.rows if self.is_open(player, column, row)]
+        if not open_rows:
+            return ()
+        if column == Column.DOWN:
+            return (open_rows[0],)
+        if column == Column.UP:
+            return (open_rows[-1],)
+        return tuple(open_rows)
+
+    def allowed_cells(self, player: int) -> list[Cell]:
+        return [(col, row) for col in self.columns for row in self.allowed_rows(player, col)]
+
+    def playable_cells(self) -> list[Cell]:
+        """The cells the current player may write in now."""
+        player = self.current_player
+        return [] if player is None else self.allowed_cells(player)
+
+    # --- scoring -------------------------------------------------------------------------
+
+    def offered_values(self, row: str) -> tuple[int, ...]:
+        return self.ruleset.offered_values(row)
+
+    def _joker_rows(self, player: int, column: str, face: int) -> tuple[str, ...]:
+        """Where five ``face``s may go under the Joker, in this column."""
+        upper_row = UPPER_ROWS[face - 1].value
+        if self.is_open(player, column, upper_row):
+            return (upper_row,)
+        open_rows = [row for row in self.rows if self.is_open(player, column, row)]
+        lower = tuple(row for row in open_rows if row not in self._upper)
+        return lower or tuple(open_rows)
+
+    def _joker_score(self, row: str, dice: Dice) -> int:
+        fixed = self.ruleset.joker_fixed.get(row)
+        return fixed if fixed is not None else self.ruleset.score(row, dice)
+
+    def _joker_applies(self, player: int, column: str, dice: Dice) -> bool:
+        return (
+            self.ruleset.joker
+            and len(set(dice)) == 1
+            and not self.is_open(player, column, Row.FIVE_OF_A_KIND)
+        )
+
+    def joker_values(self, column: str, row: str) -> tuple[int, ...]:
+        """Value mode's "Yahtzee!": the scores five alike may write here for the current player."""
+        player = self.current_player
+        if player is None or not self.ruleset.joker:
+            return ()
+        if self.box(player, column, Row.FIVE_OF_A_KIND).value != 50:
+            return ()
+        values = {
+            self._joker_score(row, (face,) * 5)  # type: ignore[arg-type]
+            for face in range(1, 7)
+            if row in self._joker_rows(player, column, face)
+        }
+        return tuple(sorted(values))
+
+    def yahtzee_bonus_possible(self) -> bool:
+        """Whether value mode should offer "Yahtzee!" (the current player's box holds 50)."""
+        player = self.current_player
+        return (
+            player is not None
+            and self.ruleset.joker
+            and any(self.box(player, col, Row.FIVE_OF_A_KIND).value == 50 for col in self.columns)
+        )
+
+    def preview(self, dice: Sequence[int], first_roll: bool = True) -> dict[Cell, int]:
+        """What these dice would score in each cell the current player may choose."""
+        hand = parse_dice(dice)
+        player = self.current_player
+        if player is None:
+            return {}
+        scores: dict[Cell, int] = {}
+        for column, row in self.playable_cells():
+            if column == Column.DRY and not first_roll:
+                continue
+            if self._joker_applies(player, column, hand):
+                if row in self._joker_rows(player, column, hand[0]):
+                    scores[(column, row)] = self._joker_score(row, hand)
+            else:
+                scores[(column, row)] = self.ruleset.score(row, hand)
+        return scores
+
+    # --- playing -------------------------------------------------------------------------
+
+    def _name(self, player: int) -> str:
+        return self.players[player]
+
+    def resolve(self, move: Move) -> Played:
+        """Check a move against the rules and say what it would write; change nothing."""
+        player = self.current_player
+        if player is None:
+            raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
+        if not isinstance(move.player, int) or not 0 <= move.player < len(self.players):
+            raise IllegalMove("turn", N_("Unknown player."))
+        if move.player != player:
+            raise IllegalMove(
+                "turn",
+                N_("It is {expected}'s turn, not {player}'s."),
+                expected=self._name(player),
+                player=self._name(move.player),
+            )
+        column = move.column
+        if column is None:
+            if len(self.columns) != 1:
+                raise IllegalMove(
+                    "column",
+                    N_("Name a column: this sheet has {columns}."),
+                    columns=", ".join(self.columns),
+                )
+            column = self.columns[0]
+        if column not in self.columns:
+            raise IllegalMove(
+                "column",
+                N_("Unknown column “{column}”: this sheet has {columns}."),
+                column=str(column),
+                columns=", ".join(self.columns),
+            )
+        row = move.row
+        if row not in self.rows:
+            raise IllegalMove(
+                "cell",
+                N_("Unknown cell “{row}” for {ruleset}."),
+                row=str(row),
+                ruleset=self.ruleset.name,
+            )
+        kinds = (move.dice is not None) + (move.value is not None) + bool(move.cross)
+        if kinds != 1:
+            raise IllegalMove("action", N_("A turn gives exactly one of dice, a value or a cross."))
+        if not self.is_open(player, column, row):
+            raise IllegalMove(
+                "filled",
+                N_("{player}'s {row} ({column}) is already filled."),
+                player=self._name(player),
+                row=row,
+                column=column,
+            )
+        allowed = self.allowed_rows(player, column)
+        if row not in allowed:
+            raise IllegalMove(
+                "order",
+                N_("The {column} column is played in order: the next cell is {expected}."),
+                column=column,
+                expected=allowed[0],
+            )
+        if not isinstance(move.rolls, list | tuple) or len(move.rolls) > 2:
+            raise IllegalMove("rolls", N_("A turn keeps at most two earlier rolls."))
+        rolls = tuple(parse_dice(roll) for roll in move.rolls)
+        if column == Column.DRY and rolls:
+            raise IllegalMove("dry", N_("The dry column only takes the dice of the first roll."))
+        if move.yahtzee_bonus and move.value is None:
+            raise IllegalMove(
+                "yahtzee_bonus",
+                N_("A Yahtzee bonus is declared with a value, not with {kind}."),
+                kind="dice" if move.dice is not None else "a cross",
+            )
+
+        if move.cross:
+            return Played(move, column, row, 0, True, None, rolls)
+
+        if move.dice is not None:
+            hand = parse_dice(move.dice)
+            if self._joker_applies(player, column, hand):
+                allowed_rows = self._joker_rows(player, column, hand[0])
+                if row not in allowed_rows:
+                    raise IllegalMove(
+                        "joker",
+                        N_("Joker: five {face}s must go in {rows}."),
+                        face=hand[0],
+                        rows=" / ".join(allowed_rows),
+                    )
+                bonus = (
+                    YAHTZEE_BONUS if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50 else 0
+                )
+                return Played(
+                    move, column, row, self._joker_score(row, hand), False, hand, rolls, bonus, True
+                )
+            return Played(move, column, row, self.ruleset.score(row, hand), False, hand, rolls)
+
+        value = move.value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise IllegalMove(
+                "value", N_("A value is a whole number, not {value}."), value=str(value)
+            )
+        if move.yahtzee_bonus:
+            if not self.ruleset.joker:
+                raise IllegalMove(
+                    "yahtzee_bonus",
+                    N_("{ruleset} has no Yahtzee bonus."),
+                    ruleset=self.ruleset.name,
+                )
+            if self.box(player, column, Row.FIVE_OF_A_KIND).value != 50:
+                raise IllegalMove(
+                    "yahtzee_bonus",
+                    N_("A Yahtzee bonus needs 50 in the Yahtzee box."),
+                )
+            values = self.joker_values(column, row)
+            if value not in values:
+                raise IllegalMove(
+                    "joker",
+                    N_("Joker: five alike cannot write {value} in {row}."),
+                    value=value,
+                    row=row,
+                )
+            return Played(move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
+        offered = self.offered_values(row)
+        if value not in offered:
+            raise IllegalMove(
+                "value",
+                N_("{value} is not a score {row} can take (offered: {offered}; or cross it out)."),
+                value=value,
+                row=row,
+                offered=" ".join(map(str, offered)),
+            )
+        return Played(move, column, row, value, False, None, rolls)
+
+    def play(self, move: Move) -> Played:
+        played = self.resolve(move)
+        self._sheets[move.player][(played.column, played.row)] = Box(played.value, played.crossed)
+        self.played.append(played)
+        return played
+
+    def undo(self) -> Played:
+        if not self.played:
+            raise IllegalMove("undo", N_("Nothing to undo."))
+        played = self.played.pop()
+        del self._sheets[played.move.player][(played.column, played.row)]
+        return played
+
+    # --- totals and result ---------------------------------------------------------------
+
+    def column_totals(self, player: int, column: str) -> ColumnTotals:
+        sheet = self._sheets[player]
+        upper = progress = lower = 0
+        for row in self.rows:
+            box = sheet.get((column, row))
+            if box is None:
+                continue
+            face = UPPER_FACE.get(row)
+            if face is not None:
+                upper += box.value or 0
+                progress += (box.value or 0) - 3 * face
+            elif row not in (Row.MAX, Row.MIN):
+                lower += box.value or 0
+        void = False
+        high, low = sheet.get((column, Row.MAX)), sheet.get((column, Row.MIN))
+        if high is not None and low is not None:
+            void = (high.value or 0) <= (low.value or 0)
+            if not void:
+                lower += (high.value or 0) + (low.value or 0)
+        else:
+            lower += sum(box.value or 0 for box in (high, low) if box is not None)
+        bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
+        return ColumnTotals(upper, progress, bonus, lower, upper + bonus + lower, void)
+
+    def yahtzee_bonus(self, player: int) -> int:
+        return sum(p.bonus for p in self.played if p.move.player == player)
+
+    def total(self, player: int) -> int:
+        columns = sum(self.column_totals(player, col).total for col in self.columns)
+        return columns + self.yahtzee_bonus(player)
+
+    def totals(self) -> list[int]:
+        return [self.total(player) for player in range(len(self.players))]
+
+    def ranks(self) -> list[int]:
+        """Rank 1 is the best; tied players share a rank (1, 1, 3)."""
+        totals = self.totals()
+        return [1 + sum(other > mine for other in totals) for mine in totals]
+
+    def winners(self) -> list[int]:
+        """Every player tied for the top, once the game is finished."""
+        if not self.finished:
+            return []
+        totals = self.totals()
+        best = max(totals)
+        return [player for player, total in enumerate(totals) if total == best]

@@ -1,0 +1,338 @@
+"""The rule sets: rows, columns, options and how each row scores five dice.
+
+A rule set is one object in ``RULESETS``. To add one, subclass ``RuleSet`` (or
+instantiate it with other scorers) and register it at the bottom of this file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from .dice import ALL_HANDS, Dice, face_counts
+from .errors import IllegalMove, N_
+
+
+class Row(StrEnum):
+    ONES = "ones"
+    TWOS = "twos"
+    THREES = "threes"
+    FOURS = "fours"
+    FIVES = "fives"
+    SIXES = "sixes"
+    MAX = "max"
+    MIN = "min"
+    THREE_OF_A_KIND = "three_of_a_kind"
+    FOUR_OF_A_KIND = "four_of_a_kind"
+    FULL_HOUSE = "full_house"
+    SMALL_STRAIGHT = "small_straight"
+    LARGE_STRAIGHT = "large_straight"
+    FIVE_OF_A_KIND = "five_of_a_kind"
+    CHANCE = "chance"
+
+
+class Column(StrEnum):
+    DOWN = "down"
+    FREE = "free"
+    UP = "up"
+    DRY = "dry"
+
+
+UPPER_ROWS: tuple[Row, ...] = (Row.ONES, Row.TWOS, Row.THREES, Row.FOURS, Row.FIVES, Row.SIXES)
+#: The face an upper row counts.
+UPPER_FACE: dict[str, int] = {row.value: face for face, row in enumerate(UPPER_ROWS, start=1)}
+UPPER_BONUS = 35
+UPPER_BONUS_THRESHOLD = 63
+YAHTZEE_BONUS = 100
+
+Scorer = Callable[[Dice], int]
+
+
+# --- scorers -------------------------------------------------------------------------------
+
+
+def count_face(face: int) -> Scorer:
+    def score(dice: Dice) -> int:
+        return face * dice.count(face)
+
+    return score
+
+
+def sum_of_dice(dice: Dice) -> int:
+    return sum(dice)
+
+
+def _alike(dice: Dice, n: int) -> int | None:
+    """The face shown by at least ``n`` dice, if any."""
+    counts = face_counts(dice)
+    for face in range(6, 0, -1):
+        if counts[face] >= n:
+            return face
+    return None
+
+
+def of_a_kind_sum_all(n: int) -> Scorer:
+    """At least n alike: the sum of all five dice."""
+
+    def score(dice: Dice) -> int:
+        return sum(dice) if _alike(dice, n) else 0
+
+    return score
+
+
+def of_a_kind_sum_alike(n: int) -> Scorer:
+    """At least n alike: the sum of those n dice."""
+
+    def score(dice: Dice) -> int:
+        face = _alike(dice, n)
+        return face * n if face else 0
+
+    return score
+
+
+def of_a_kind_fixed(n: int, points: int) -> Scorer:
+    def score(dice: Dice) -> int:
+        return points if _alike(dice, n) else 0
+
+    return score
+
+
+def full_house(points: int, five_alike_counts: bool) -> Scorer:
+    def score(dice: Dice) -> int:
+        shape = sorted(c for c in face_counts(dice) if c)
+        if shape == [2, 3] or (five_alike_counts and shape == [5]):
+            return points
+        return 0
+
+    return score
+
+
+def exact_run(faces: tuple[int, ...], points: int) -> Scorer:
+    """Exactly these five faces (1-2-3-4-5 or 2-3-4-5-6)."""
+    wanted = tuple(sorted(faces))
+
+    def score(dice: Dice) -> int:
+        return points if tuple(sorted(dice)) == wanted else 0
+
+    return score
+
+
+def any_run(length: int, points: int) -> Scorer:
+    """Any ``length`` faces in sequence among the dice."""
+    runs = [set(range(start, start + length)) for start in range(1, 8 - length)]
+
+    def score(dice: Dice) -> int:
+        shown = set(dice)
+        return points if any(run <= shown for run in runs) else 0
+
+    return score
+
+
+def five_alike(points: int) -> Scorer:
+    def score(dice: Dice) -> int:
+        return points if len(set(dice)) == 1 else 0
+
+    return score
+
+
+UPPER_SCORERS: dict[str, Scorer] = {
+    row.value: count_face(f) for row, f in zip(UPPER_ROWS, range(1, 7))
+}
+
+
+# --- options -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    choices: tuple[Any, ...]
+    default: Any
+
+
+# --- rule sets -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class RuleSet:
+    key: str
+    name: str
+    max_players: int
+    #: Row key → scorer, in the order of the sheet from top to bottom.
+    scorers: Mapping[str, Scorer]
+    options: tuple[Option, ...] = ()
+    #: Yahtzee bonus and Joker rules.
+    joker: bool = False
+    #: Joker scores for the fixed-value lower rows (full house 25, straights 30 / 40).
+    joker_fixed: Mapping[str, int] = field(default_factory=dict)
+
+    # Hooks a rule set with options overrides.
+    def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return tuple(str(row) for row in self.scorers)
+
+    def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return (Column.FREE.value,)
+
+    def normalize_options(self, raw: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and refuse unknown options or values."""
+        raw = dict(raw or {})
+        known = {option.key: option for option in self.options}
+        for key in raw:
+            if key not in known:
+                raise IllegalMove(
+                    "option",
+                    N_("Unknown option “{option}” for {ruleset}."),
+                    option=str(key),
+                    ruleset=self.key,
+                )
+        options: dict[str, Any] = {}
+        for option in self.options:
+            value = raw.get(option.key, option.default)
+            if not any(type(value) is type(c) and value == c for c in option.choices):
+                raise IllegalMove(
+                    "option",
+                    N_("Option “{option}” takes one of {choices}, not {value}."),
+                    option=option.key,
+                    choices=", ".join(_json_word(c) for c in option.choices),
+                    value=_json_word(value),
+                )
+            options[option.key] = value
+        return options
+
+    def score(self, row: str, dice: Dice) -> int:
+        return self.scorers[row](dice)
+
+    def offered_values(self, row: str) -> tuple[int, ...]:
+        """Every non-zero score the row can take, from all 252 hands."""
+        return _offered_values(self, row)
+
+
+def _json_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@cache
+def _offered_values(ruleset: RuleSet, row: str) -> tuple[int, ...]:
+    scorer = ruleset.scorers[row]
+    return tuple(sorted({scorer(hand) for hand in ALL_HANDS} - {0}))
+
+
+@dataclass(frozen=True, eq=False)
+class OrderedRuleSet(RuleSet):
+    """Yam's: one column, filled top to bottom unless the ``order`` option frees it."""
+
+    def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        if options.get("order", "ordered") == "ordered":
+            return (Column.DOWN.value,)
+        return (Column.FREE.value,)
+
+
+COLUMN_SETS: dict[int, tuple[str, ...]] = {
+    1: (Column.FREE.value,),
+    3: (Column.DOWN.value, Column.FREE.value, Column.UP.value),
+    4: (Column.DOWN.value, Column.FREE.value, Column.UP.value, Column.DRY.value),
+}
+
+
+@dataclass(frozen=True, eq=False)
+class ColumnsRuleSet(RuleSet):
+    """Column Yam's: 1, 3 or 4 columns per player; Max and Min rows unless turned off."""
+
+    def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        rows = super().rows(options)
+        if options.get("max_min", True):
+            return rows
+        return tuple(r for r in rows if r not in (Row.MAX, Row.MIN))
+
+    def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return COLUMN_SETS[options.get("columns", 3)]
+
+
+YAM = RuleSet(
+    key="yam",
+    name="Yam",
+    max_players=6,
+    scorers={
+        **UPPER_SCORERS,
+        Row.THREE_OF_A_KIND: of_a_kind_sum_all(3),
+        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 25),
+        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 25),
+        Row.FULL_HOUSE: full_house(30, five_alike_counts=True),
+        Row.FOUR_OF_A_KIND: of_a_kind_fixed(4, 40),
+        Row.FIVE_OF_A_KIND: five_alike(50),
+    },
+)
+
+YAHTZEE = RuleSet(
+    key="yahtzee",
+    name="Yahtzee",
+    max_players=8,
+    scorers={
+        **UPPER_SCORERS,
+        Row.THREE_OF_A_KIND: of_a_kind_sum_all(3),
+        Row.FOUR_OF_A_KIND: of_a_kind_sum_all(4),
+        Row.FULL_HOUSE: full_house(25, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: any_run(4, 30),
+        Row.LARGE_STRAIGHT: any_run(5, 40),
+        Row.FIVE_OF_A_KIND: five_alike(50),
+        Row.CHANCE: sum_of_dice,
+    },
+    joker=True,
+    joker_fixed={Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40},
+)
+
+YAMS = OrderedRuleSet(
+    key="yams",
+    name="Yam's",
+    max_players=8,
+    scorers={
+        **UPPER_SCORERS,
+        Row.THREE_OF_A_KIND: of_a_kind_fixed(3, 20),
+        Row.FOUR_OF_A_KIND: of_a_kind_fixed(4, 40),
+        Row.FULL_HOUSE: full_house(30, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 30),
+        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 40),
+        Row.FIVE_OF_A_KIND: five_alike(50),
+        Row.CHANCE: sum_of_dice,
+    },
+    options=(Option("order", ("ordered", "free"), "ordered"),),
+)
+
+YAMS_COLUMNS = ColumnsRuleSet(
+    key="yams-columns",
+    name="Column Yam's",
+    max_players=8,
+    scorers={
+        **UPPER_SCORERS,
+        Row.MAX: sum_of_dice,
+        Row.MIN: sum_of_dice,
+        Row.THREE_OF_A_KIND: of_a_kind_sum_alike(3),
+        Row.FOUR_OF_A_KIND: of_a_kind_sum_alike(4),
+        Row.FULL_HOUSE: full_house(25, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 30),
+        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 40),
+        Row.FIVE_OF_A_KIND: five_alike(50),
+        Row.CHANCE: sum_of_dice,
+    },
+    options=(Option("columns", (1, 3, 4), 3), Option("max_min", (True, False), True)),
+)
+
+#: The registry: rule set key → rule set.
+RULESETS: dict[str, RuleSet] = {rs.key: rs for rs in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS)}
+
+
+def get_ruleset(key: Any) -> RuleSet:
+    try:
+        return RULESETS[key]
+    except (KeyError, TypeError):
+        raise IllegalMove(
+            "ruleset",
+            N_("Unknown rule set “{ruleset}” (known: {known})."),
+            ruleset=str(key),
+            known=", ".join(RULESETS),
+        ) from None

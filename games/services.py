@@ -1,0 +1,279 @@
+"""Reading and writing games: the only place that turns stored entries into an engine game.
+
+Every write runs in one transaction with the game row locked, checks the version
+the phone saw, asks the rules engine, then stores the entry and bumps the version.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+
+from games import models
+from games.rules import Game as RulesGame
+from games.rules import IllegalMove, Move, Played, gamefile
+from games.rules.errors import N_
+
+_random = random.SystemRandom()
+
+
+class StaleVersion(Exception):
+    """The phone wrote on top of a game that moved since it last looked."""
+
+    def __init__(self, game: models.Game) -> None:
+        self.game = game
+        super().__init__(f"game {game.pk} is at version {game.version}")
+
+
+@dataclass
+class LoadedGame:
+    """A stored game and the engine's view of it, seat by seat."""
+
+    record: models.Game
+    seats: list[models.Seat]
+    entries: list[models.Entry]
+    state: RulesGame
+
+    @property
+    def players(self) -> list[models.Player]:
+        return [seat.player for seat in self.seats]
+
+
+def entry_to_move(entry: models.Entry, position: int) -> Move:
+    if entry.crossed:
+        return Move(position, entry.row, entry.column, cross=True, rolls=entry.rolls)
+    if entry.dice is not None:
+        return Move(position, entry.row, entry.column, dice=entry.dice, rolls=entry.rolls)
+    return Move(
+        position,
+        entry.row,
+        entry.column,
+        value=entry.value,
+        yahtzee_bonus=entry.yahtzee_bonus,
+        rolls=entry.rolls,
+    )
+
+
+def load(game: models.Game) -> LoadedGame:
+    """Rebuild the game by replaying its entries through the rules engine (two queries)."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    entries = list(game.entries.order_by("turn"))
+    return replay(game, seats, entries)
+
+
+def replay(
+    game: models.Game, seats: list[models.Seat], entries: list[models.Entry]
+) -> LoadedGame:
+    position = {seat.player_id: seat.position for seat in seats}
+    state = RulesGame.new(
+        game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
+    )
+    for entry in entries:
+        state.play(entry_to_move(entry, position[entry.player_id]))
+    return LoadedGame(game, seats, entries, state)
+
+
+def _entry_from_played(game: models.Game, player: models.Player, played: Played, turn: int):
+    dice = list(played.move.dice) if played.dice is not None else [None] * 5
+    return models.Entry(
+        game=game,
+        player=player,
+        column=played.column,
+        row=played.row,
+        value=played.value,
+        crossed=played.crossed,
+        die1=dice[0],
+        die2=dice[1],
+        die3=dice[2],
+        die4=dice[3],
+        die5=dice[4],
+        rolls=[list(roll) for roll in played.move.rolls],
+        yahtzee_bonus=played.move.yahtzee_bonus,
+        turn=turn,
+    )
+
+
+def _locked(game_id: int, expected_version: int | None) -> models.Game:
+    game = models.Game.objects.select_for_update().get(pk=game_id)
+    if expected_version is not None and game.version != expected_version:
+        raise StaleVersion(game)
+    return game
+
+
+def _bump(game: models.Game, **fields: Any) -> None:
+    game.version += 1
+    for name, value in fields.items():
+        setattr(game, name, value)
+    models.Game.objects.filter(pk=game.pk).update(version=F("version") + 1, **fields)
+
+
+# --- setting up ---------------------------------------------------------------------------
+
+
+def create_evening(
+    names: Sequence[str],
+    ruleset: str,
+    options: dict[str, Any] | None = None,
+    entry_mode: str = models.Game.EntryMode.VALUE,
+    first: int = 0,
+    evening_name: str = "",
+) -> models.Game:
+    """A new evening and its first game; the rules engine checks the setup first."""
+    setup = RulesGame.new(ruleset, names, options, first)
+    with transaction.atomic():
+        evening = models.Evening.objects.create(name=evening_name)
+        players = [models.Player.objects.create(evening=evening, name=n) for n in names]
+        return _create_game(evening, players, setup, entry_mode, number=1)
+
+
+def _create_game(
+    evening: models.Evening,
+    players: Sequence[models.Player],
+    setup: RulesGame,
+    entry_mode: str,
+    number: int,
+) -> models.Game:
+    game = models.Game.objects.create(
+        evening=evening,
+        number=number,
+        ruleset=setup.ruleset.key,
+        options=setup.options,
+        entry_mode=entry_mode,
+        first_seat=setup.first,
+    )
+    models.Seat.objects.bulk_create(
+        models.Seat(game=game, player=player, position=position)
+        for position, player in enumerate(players)
+    )
+    return game
+
+
+def play_again(game_id: int) -> models.Game:
+    """The next game of the evening: same players and seats, the start passes on."""
+    with transaction.atomic():
+        game = _locked(game_id, None)
+        newer = game.evening.games.filter(number__gt=game.number).order_by("number").first()
+        if newer is not None:
+            # Another phone already started it: join that one rather than a second.
+            return newer
+        players = [s.player for s in game.seats.select_related("player").order_by("position")]
+        setup = RulesGame.new(
+            game.ruleset,
+            [p.name for p in players],
+            game.options,
+            (game.first_seat + 1) % len(players),
+        )
+        return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
+
+
+# --- playing ------------------------------------------------------------------------------
+
+
+def record_turn(game_id: int, move: Move, expected_version: int | None) -> tuple[LoadedGame, Played]:
+    """Check a move with the rules and store it; raises IllegalMove or StaleVersion."""
+    with transaction.atomic():
+        game = _locked(game_id, expected_version)
+        loaded = load(game)
+        played = loaded.state.play(move)
+        player = loaded.seats[move.player].player
+        entry = _entry_from_played(game, player, played, turn=len(loaded.entries) + 1)
+        try:
+            with transaction.atomic():
+                entry.save()
+        except IntegrityError:
+            # Another writer slipped past the lock (only possible without row locks).
+            raise StaleVersion(game) from None
+        loaded.entries.append(entry)
+        _bump(game, pending={})
+        return loaded, played
+
+
+def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played]:
+    with transaction.atomic():
+        game = _locked(game_id, expected_version)
+        loaded = load(game)
+        played = loaded.state.undo()
+        last = loaded.entries.pop()
+        last.delete()
+        _bump(game, pending={})
+        return loaded, played
+
+
+def reset(game_id: int, expected_version: int | None) -> models.Game:
+    """Back to round 1 with the same players; other games of the evening stay."""
+    with transaction.atomic():
+        game = _locked(game_id, expected_version)
+        game.entries.all().delete()
+        _bump(game, pending={})
+        return game
+
+
+def set_entry_mode(game_id: int, mode: str) -> models.Game:
+    if mode not in models.Game.EntryMode.values:
+        raise IllegalMove("mode", N_("Unknown entry mode."))
+    with transaction.atomic():
+        game = _locked(game_id, None)
+        _bump(game, entry_mode=mode, pending={})
+        return game
+
+
+# --- the turn in progress (dice and virtual modes) --------------------------------------------
+
+
+def roll(pending: dict[str, Any]) -> dict[str, Any]:
+    """The next virtual roll: held dice stay, the others are thrown (at most three rolls)."""
+    dice = pending.get("dice") or []
+    held = pending.get("held") or [False] * 5
+    rolls = pending.get("rolls") or []
+    if len(dice) == 5 and len(rolls) >= 2:
+        raise IllegalMove("rolls", N_("Three rolls are the most a turn has."))
+    if len(dice) == 5:
+        rolls = [*rolls, dice]
+        new = [d if h else _random.randint(1, 6) for d, h in zip(dice, held, strict=True)]
+    else:
+        new = [_random.randint(1, 6) for _ in range(5)]
+        held = [False] * 5
+    return {"dice": new, "held": held, "rolls": rolls}
+
+
+def save_pending(game_id: int, pending: dict[str, Any], expected_version: int | None) -> models.Game:
+    with transaction.atomic():
+        game = _locked(game_id, expected_version)
+        _bump(game, pending=pending)
+        return game
+
+
+# --- the game file ------------------------------------------------------------------------
+
+
+def export_document(game: models.Game) -> str:
+    return gamefile.dumps(load(game).state)
+
+
+def import_document(data: str | bytes, evening: models.Evening | None = None) -> models.Game:
+    """Replay a game file through the rules and store it, all or nothing."""
+    state = gamefile.load(data)
+    with transaction.atomic():
+        if evening is None:
+            evening = models.Evening.objects.create()
+        else:
+            evening = models.Evening.objects.select_for_update().get(pk=evening.pk)
+        existing = {p.name: p for p in evening.players.all()}
+        players = []
+        for name in state.players:
+            player = existing.get(name) or models.Player.objects.create(evening=evening, name=name)
+            players.append(player)
+        last = evening.games.order_by("-number").values_list("number", flat=True).first() or 0
+        game = _create_game(evening, players, state, models.Game.EntryMode.VALUE, last + 1)
+        models.Entry.objects.bulk_create(
+            _entry_from_played(game, players[p.move.player], p, turn)
+            for turn, p in enumerate(state.played, start=1)
+        )
+        game.version = len(state.played)
+        game.save(update_fields=["version"])
+        return game

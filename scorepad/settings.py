@@ -1,0 +1,255 @@
+"""Scorepad settings: one file, driven by environment variables.
+
+Local development needs nothing set (DEBUG on, SQLite next to manage.py).
+Production sets at least DJANGO_DEBUG=0, DJANGO_SECRET_KEY and
+DJANGO_ALLOWED_HOSTS; see README.md.
+"""
+
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def envbool(name: str, default: bool) -> bool:
+    """Read a yes/no variable; a typo must fail loudly rather than mean "no"."""
+    value = os.getenv(name, "").strip().lower()
+    if value == "":
+        return default
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={os.environ[name]!r} is not a boolean: use one of 1/0, true/false, yes/no, on/off"
+    )
+
+
+def envint(name: str, default: int) -> int:
+    value = os.getenv(name, "").strip()
+    if value == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not an integer") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    value = os.getenv(name, default)
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
+    """Turn DATABASE_URL into a DATABASES["default"] dict.
+
+    Supported:
+      sqlite:///relative/path.sqlite3   (relative to base_dir)
+      sqlite:////absolute/path.sqlite3
+      postgres://user:password@host:port/name  (or postgresql://)
+    Query parameters of a postgres URL (e.g. ?sslmode=require) go to OPTIONS.
+    """
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        raise ImproperlyConfigured(
+            f"DATABASE_URL {url!r} has no scheme: expected sqlite:///path or "
+            "postgres://user:password@host:port/name"
+        )
+    scheme = scheme.lower()
+
+    if scheme == "sqlite":
+        # "sqlite:///db.sqlite3" leaves "/db.sqlite3" after "://": one slash is the
+        # separator of an empty host, so a fourth slash means an absolute path.
+        if not rest.startswith("/") or rest == "/":
+            raise ImproperlyConfigured(
+                f"DATABASE_URL {url!r}: write sqlite:///relative/path or sqlite:////absolute/path"
+            )
+        path = unquote(rest[1:])
+        name = path if path == ":memory:" or path.startswith("/") else str(base_dir / path)
+        return {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": name,
+            # Reuse the connection: opening SQLite is cheap but running the PRAGMAs is not free.
+            "CONN_MAX_AGE": 60,
+            "OPTIONS": {
+                # WAL lets readers (polling spectators) run while a writer writes.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                # Take the write lock at BEGIN so two writers queue instead of deadlocking.
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 20,
+            },
+        }
+
+    if scheme in ("postgres", "postgresql"):
+        parts = urlsplit(url)
+        try:
+            port = parts.port
+        except ValueError:
+            raise ImproperlyConfigured(f"DATABASE_URL {url!r} has an invalid port") from None
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ImproperlyConfigured(f"DATABASE_URL {url!r} names no database")
+        return {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": parts.hostname or "",
+            "PORT": str(port) if port else "",
+            "CONN_MAX_AGE": 60,
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": dict(parse_qsl(parts.query)),
+        }
+
+    raise ImproperlyConfigured(
+        f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:///path or "
+        "postgres://user:password@host:port/name"
+    )
+
+
+DEBUG = envbool("DJANGO_DEBUG", True)
+
+_INSECURE_DEV_KEY = "django-insecure-scorepad-local-development-only-never-in-production"
+SECRET_KEY = os.getenv("DJANGO_SECRET_KEY", "") or _INSECURE_DEV_KEY
+if not DEBUG and (SECRET_KEY == _INSECURE_DEV_KEY or len(SECRET_KEY) < 50):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set to a random string of 50+ characters when "
+        "DJANGO_DEBUG is off"
+    )
+
+ALLOWED_HOSTS = envlist("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+]
+
+ROOT_URLCONF = "scorepad.urls"
+WSGI_APPLICATION = "scorepad.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.template.context_processors.csp",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": parse_database_url(os.getenv("DATABASE_URL", "") or "sqlite:///db.sqlite3"),
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+# i18n
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Europe/Paris"
+USE_TZ = True
+
+# Static files, served by WhiteNoise.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Hashed names let WhiteNoise cache them forever; tests/conftest.py swaps in the
+    # plain storage because the manifest only exists after collectstatic.
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if not DEBUG
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
+
+# Security. The CSP allows nothing inline: scripts and styles come from our own
+# static files, or carry the per-request nonce.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+# htmx sends the token from hx-headers on <body>, so JavaScript never reads the cookie.
+CSRF_COOKIE_HTTPONLY = False
+
+if envbool("DJANGO_BEHIND_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
+# Load balancers probe over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+if not DEBUG:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = envint("DJANGO_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django": {
+            "handlers": ["console"],
+            "level": os.getenv("DJANGO_LOG_LEVEL", "INFO"),
+            "propagate": False,
+        },
+    },
+}

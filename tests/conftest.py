@@ -1,0 +1,51 @@
+import os
+import shutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+# Playwright's sync API runs an event loop in the test thread; Django would then
+# refuse ORM calls from that thread.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+TEST_STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # The manifest storage needs collectstatic first; tests serve from the finders.
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _plain_static_storage() -> Iterator[None]:
+    with override_settings(STORAGES=TEST_STORAGES, SECURE_SSL_REDIRECT=False):
+        yield
+
+
+def chromium_path() -> str:
+    return shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    # Debian's Chromium, never a browser downloaded by `playwright install`.
+    return {
+        **browser_type_launch_args,
+        "executable_path": chromium_path(),
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-quic",
+            "--disable-dev-shm-usage",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
