@@ -277,3 +277,70 @@ def import_document(data: str | bytes, evening: models.Evening | None = None) ->
         game.version = len(state.played)
         game.save(update_fields=["version"])
         return game
+
+
+# --- players ------------------------------------------------------------------------------
+
+
+def change_players(game_id: int, post: Any) -> None:
+    """Rename a player (any time); add, remove or move a seat (before the first entry)."""
+    from games.forms import RenameForm
+
+    action = post.get("action", "")
+    with transaction.atomic():
+        game = _locked(game_id, None)
+        seats = list(game.seats.select_related("player").order_by("position"))
+        position = _position(post.get("seat"), seats) if action != "add" else None
+        if action in ("rename", "add"):
+            form = RenameForm({"name": post.get("name", "")})
+            if not form.is_valid():
+                raise IllegalMove("players", form.errors["name"][0])
+            name = form.cleaned_data["name"]
+            others = [s.player for s in seats if position is None or s.position != position]
+            if any(p.name.casefold() == name.casefold() for p in others):
+                raise IllegalMove("players", N_("Two players have the same name."))
+            if action == "rename":
+                player = seats[position].player
+                if game.evening.players.filter(name=name).exclude(pk=player.pk).exists():
+                    raise IllegalMove("players", N_("Another player of this evening has that name."))
+                player.name = name
+                player.save(update_fields=["name"])
+                _bump(game)
+                return
+        if game.entries.exists():
+            raise IllegalMove(
+                "players", N_("Players can be added, removed or moved only before the first score.")
+            )
+        players = [s.player for s in seats]
+        if action == "add":
+            limit = RulesGame.new(game.ruleset, ["x"], game.options).ruleset.max_players
+            if len(players) >= limit:
+                raise IllegalMove("players", N_("This game takes at most {max} players."), max=limit)
+            player = game.evening.players.filter(name=name).first()
+            players.append(player or models.Player.objects.create(evening=game.evening, name=name))
+        elif action == "remove":
+            if len(players) == 1:
+                raise IllegalMove("players", N_("A game needs at least one player."))
+            players.pop(position)
+        elif action in ("up", "down"):
+            other = position - 1 if action == "up" else position + 1
+            if not 0 <= other < len(players):
+                raise IllegalMove("players", N_("That seat cannot move further."))
+            players[position], players[other] = players[other], players[position]
+        else:
+            raise IllegalMove("players", N_("Unknown action."))
+        game.seats.all().delete()
+        models.Seat.objects.bulk_create(
+            models.Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+        )
+        _bump(game, first_seat=min(game.first_seat, len(players) - 1))
+
+
+def _position(raw: Any, seats: list[models.Seat]) -> int:
+    try:
+        position = int(raw)
+    except (TypeError, ValueError):
+        position = -1
+    if not 0 <= position < len(seats):
+        raise IllegalMove("players", N_("Unknown seat."))
+    return position

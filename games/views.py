@@ -1,13 +1,410 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+"""Table-side views: one small function per action.
+
+Every action is a plain form or link; with htmx the same URL answers with the
+``game`` partial (or the ``panel`` partial) instead of a whole page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.middleware import HtmxDetails
+
+from games import labels, models, services
+from games.forms import NewEveningForm, RenameForm
+from games.rules import IllegalMove, Move
+from games.sheet import build, explain
+
+GAME_TEMPLATE = "games/game.html"
+VIEW_COOKIE = "sheet_view"
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails
+
+
+# --- looking things up --------------------------------------------------------------------
+
+
+def _get_game(token: str, number: int) -> models.Game:
+    return get_object_or_404(
+        models.Game.objects.select_related("evening"), evening__token=token, number=number
+    )
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def _game_url(game: models.Game) -> str:
+    return reverse("sheet", args=[game.evening.token, game.number])
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def _context(
+    request: HtmxHttpRequest,
+    game: models.Game,
+    loaded: services.LoadedGame | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    loaded = loaded or services.load(game)
+    view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
+    sheet = build(loaded.state, game.pending, view, _int(request.GET.get("p")))
+    state = loaded.state
+    current = state.current_player
+    later = None
+    if state.finished:
+        later = game.evening.games.filter(number__gt=game.number).order_by("number").first()
+    return {
+        "game": game,
+        "evening": game.evening,
+        "sheet": sheet,
+        "pending": game.pending or {},
+        "can_undo": bool(loaded.entries),
+        "setup_open": not loaded.entries,
+        "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
+        "next_game": later,
+        "current_player": current,
+        "modes": [(value, labels.MODE_LABELS[value]) for value in models.Game.EntryMode.values],
+        "rolls_left": _rolls_left(game.pending or {}),
+        "faces": range(1, 7),
+        "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
+        "held_dice": list(
+            zip(
+                (game.pending or {}).get("dice") or [],
+                (game.pending or {}).get("held") or [False] * 5,
+                strict=False,
+            )
+        ),
+        **extra,
+    }
+
+
+def _rolls_left(pending: dict[str, Any]) -> int:
+    rolled = len(pending.get("rolls") or []) + (1 if pending.get("dice") else 0)
+    return max(0, 3 - rolled)
+
+
+def _respond(
+    request: HtmxHttpRequest,
+    game: models.Game,
+    loaded: services.LoadedGame | None = None,
+    *,
+    status: int = 200,
+    notice: str | None = None,
+    error: str | None = None,
+    **extra: Any,
+) -> HttpResponse:
+    """After an action: the game partial for htmx; a redirect (or the page, on error) without."""
+    if not request.htmx:
+        if error is None:
+            if notice:
+                messages.success(request, notice)
+            return HttpResponseRedirect(_game_url(game))
+        context = _context(request, game, loaded, error=error, **extra)
+        return render(request, GAME_TEMPLATE, context, status=status)
+    context = _context(request, game, loaded, notice=notice, error=error, **extra)
+    return render(request, GAME_TEMPLATE + "#game", context, status=status)
+
+
+def _refused(request: HtmxHttpRequest, game: models.Game, error: IllegalMove) -> HttpResponse:
+    return _respond(request, game, status=422, error=explain(error, game.ruleset))
+
+
+def _stale(request: HtmxHttpRequest, stale: services.StaleVersion) -> HttpResponse:
+    message = _("The sheet changed on another phone: here it is as it stands now.")
+    return _respond(request, stale.game, status=409, error=message)
+
+
+# --- pages ----------------------------------------------------------------------------------
 
 
 @require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "home.html", {"form": NewEveningForm()})
 
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_POST
+def new_evening(request: HtmxHttpRequest) -> HttpResponse:
+    form = NewEveningForm(request.POST)
+    if not form.is_valid():
+        return render(request, "home.html", {"form": form}, status=422)
+    data = form.cleaned_data
+    game = services.create_evening(
+        data["names"],
+        data["ruleset"],
+        data["options"],
+        data["entry_mode"],
+        data["first"],
+        data["evening_name"].strip(),
+    )
+    starter = data["names"][data["first"]]
+    if data["drawn"]:
+        messages.info(request, _("🎲 The dice chose %(name)s to start.") % {"name": starter})
+    else:
+        messages.info(request, _("%(name)s starts.") % {"name": starter})
+    return redirect(_game_url(game))
+
+
+@require_GET
+def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    night = get_object_or_404(models.Evening, token=token)
+    game = night.games.order_by("-number").first()
+    if game is None:
+        return redirect("home")
+    return redirect(_game_url(game))
+
+
+@require_GET
+def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    context = _context(request, game)
+    template = GAME_TEMPLATE + "#game" if request.htmx else GAME_TEMPLATE
+    response = render(request, template, context)
+    if request.GET.get("view") in ("table", "focus"):
+        response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+@require_GET
+def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """The value picker of one cell (value mode)."""
+    game = _get_game(token, number)
+    loaded = services.load(game)
+    state = loaded.state
+    column, row = request.GET.get("column", ""), request.GET.get("row", "")
+    if state.current_player is None:
+        return _respond(request, game, loaded, status=422, error=_("The game is over."))
+    if (column, row) not in state.playable_cells():
+        message = _("That cell cannot be played now.")
+        return _respond(request, game, loaded, status=422, error=message)
+    face = labels_face(row)
+    offers = [
+        {"choice": f"v:{value}", "value": value, "hint": f"{value // face}×" if face else ""}
+        for value in state.offered_values(row)
+    ]
+    jokers = [{"choice": f"y:{value}", "value": value} for value in state.joker_values(column, row)]
+    picker = {
+        "column": column,
+        "row": row,
+        "label": labels.row_label(game.ruleset, row),
+        "column_label": labels.COLUMN_LABELS[column],
+        "offers": offers,
+        "jokers": jokers,
+        "player": state.current_player,
+        "player_name": state.players[state.current_player],
+    }
+    context = _context(request, game, loaded, picker=picker)
+    template = GAME_TEMPLATE + "#panel" if request.htmx else GAME_TEMPLATE
+    return render(request, template, context)
+
+
+def labels_face(row: str) -> int:
+    from games.rules.rulesets import UPPER_FACE
+
+    return UPPER_FACE.get(row, 0)
+
+
+# --- playing --------------------------------------------------------------------------------
+
+
+def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
+    post = request.POST
+    player = _int(post.get("player"))
+    if player is None:
+        raise IllegalMove("turn", "Whose turn is it? The form did not say.")
+    choice = post.get("choice", "")
+    base = {"player": player, "row": post.get("row", ""), "column": post.get("column") or None}
+    if choice == "x":
+        return Move(cross=True, **base)
+    if choice == "dice":
+        pending = game.pending or {}
+        dice = pending.get("dice") or []
+        if len(dice) != 5:
+            raise IllegalMove("dice", "Enter the five dice first.")
+        return Move(dice=dice, rolls=pending.get("rolls") or (), **base)
+    kind, _sep, number = choice.partition(":")
+    value = _int(number)
+    if kind not in ("v", "y") or value is None:
+        raise IllegalMove("value", "Pick a value or Cross out, then confirm.")
+    return Move(value=value, yahtzee_bonus=kind == "y", **base)
+
+
+def _scored_notice(game: models.Game, name: str, played: Any) -> str:
+    label = labels.row_label(game.ruleset, played.row)
+    if len(services.RulesGame.new(game.ruleset, [name], game.options).columns) > 1:
+        label = f"{label} {labels.COLUMN_SYMBOLS[played.column]}"
+    if played.crossed or played.value == 0:
+        text = _("%(name)s: %(cell)s crossed out.") % {"name": name, "cell": label}
+    else:
+        text = _("%(name)s: %(value)d in %(cell)s.") % {
+            "name": name,
+            "value": played.value,
+            "cell": label,
+        }
+    if played.bonus:
+        text += " " + _("Yahtzee bonus +%(bonus)d!") % {"bonus": played.bonus}
+    return text
+
+
+@require_POST
+def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    version = _int(request.POST.get("version"))
+    try:
+        move = _move_from_post(request, game)
+        loaded, played = services.record_turn(game.pk, move, version)
+    except IllegalMove as error:
+        return _refused(request, game, error)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
+    name = loaded.state.players[move.player]
+    return _respond(request, loaded.record, loaded, notice=_scored_notice(game, name, played))
+
+
+@require_POST
+def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    try:
+        loaded, played = services.undo(game.pk, _int(request.POST.get("version")))
+    except IllegalMove as error:
+        return _refused(request, game, error)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
+    name = loaded.state.players[played.move.player]
+    label = labels.row_label(game.ruleset, played.row)
+    notice = _("Undone: %(name)s's %(cell)s is open again.") % {"name": name, "cell": label}
+    return _respond(request, loaded.record, loaded, notice=notice)
+
+
+@require_http_methods(["GET", "POST"])
+def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    if request.method == "GET":
+        context = _context(request, game, confirm_reset=True)
+        template = GAME_TEMPLATE + "#panel" if request.htmx else GAME_TEMPLATE
+        return render(request, template, context)
+    try:
+        game = services.reset(game.pk, _int(request.POST.get("version")))
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
+    return _respond(request, game, notice=_("Back to round 1, same players."))
+
+
+@require_POST
+def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    try:
+        game = services.set_entry_mode(game.pk, request.POST.get("mode", ""))
+    except IllegalMove as error:
+        return _refused(request, game, error)
+    return _respond(request, game)
+
+
+@require_POST
+def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """Dice mode: a face button adds a die, a slot button takes it away."""
+    game = _get_game(token, number)
+    dice = list((game.pending or {}).get("dice") or [])
+    face, slot = _int(request.POST.get("face")), _int(request.POST.get("slot"))
+    if face is not None and 1 <= face <= 6 and len(dice) < 5:
+        dice.append(face)
+    elif slot is not None and 0 <= slot < len(dice):
+        dice.pop(slot)
+    elif request.POST.get("clear"):
+        dice = []
+    else:
+        return _respond(request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it."))
+    game = services.save_pending(game.pk, {"dice": dice}, None)
+    return _respond(request, game)
+
+
+@require_POST
+def roll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    try:
+        pending = services.roll(game.pending or {})
+    except IllegalMove as error:
+        return _refused(request, game, error)
+    game = services.save_pending(game.pk, pending, None)
+    return _respond(request, game)
+
+
+@require_POST
+def hold(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    pending = dict(game.pending or {})
+    index = _int(request.POST.get("index"))
+    dice = pending.get("dice") or []
+    if index is None or not 0 <= index < len(dice):
+        return _respond(request, game, status=422, error=_("Roll first, then tap a die to hold it."))
+    held = list(pending.get("held") or [False] * 5)
+    held[index] = not held[index]
+    pending["held"] = held
+    game = services.save_pending(game.pk, pending, None)
+    return _respond(request, game)
+
+
+@require_POST
+def restart_turn(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    game = services.save_pending(game.pk, {}, None)
+    return _respond(request, game, notice=_("Turn restarted."))
+
+
+@require_POST
+def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    game = _get_game(token, number)
+    loaded = services.load(game)
+    if not loaded.state.finished:
+        return _respond(request, game, loaded, status=422, error=_("Finish this game first."))
+    new = services.play_again(game.pk)
+    name = services.load(new).state.players[new.first_seat]
+    messages.info(request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name})
+    url = _game_url(new)
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+# --- players --------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """Rename any time; add, remove and reorder before the first entry."""
+    game = _get_game(token, number)
+    error = None
+    if request.method == "POST":
+        try:
+            services.change_players(game.pk, request.POST)
+        except IllegalMove as problem:
+            error = explain(problem, game.ruleset)
+        else:
+            return redirect(reverse("players", args=[token, number]))
+    loaded = services.load(game)
+    context = {
+        "game": game,
+        "evening": game.evening,
+        "seats": loaded.seats,
+        "setup_open": not loaded.entries,
+        "max_players": loaded.state.ruleset.max_players,
+        "rename_form": RenameForm(),
+        "error": error,
+    }
+    return render(request, "games/players.html", context, status=422 if error else 200)

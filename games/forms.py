@@ -1,0 +1,126 @@
+"""Forms for what people type: the start of an evening and player names."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games import labels
+from games.models import Game
+from games.rules import RULESETS, IllegalMove
+from games.rules import Game as RulesGame
+from games.sheet import explain
+
+MAX_SEATS = max(rules.max_players for rules in RULESETS.values())
+NAME_MAX_LENGTH = 40
+
+
+def clean_name(value: str) -> str:
+    # Control characters (and NUL, which PostgreSQL refuses) have no place in a name.
+    return "".join(ch for ch in value if ch.isprintable()).strip()
+
+
+class NewEveningForm(forms.Form):
+    evening_name = forms.CharField(label=_("Evening"), max_length=80, required=False)
+    ruleset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=[(key, labels.RULESET_LABELS[key]) for key in RULESETS],
+        initial="yahtzee",
+        widget=forms.RadioSelect,
+    )
+    order = forms.ChoiceField(
+        label=_("Order (Yam's)"),
+        choices=[("ordered", _("Top to bottom")), ("free", _("Any order"))],
+        initial="ordered",
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    columns = forms.TypedChoiceField(
+        label=_("Columns (Column Yam's)"),
+        choices=[(1, "1"), (3, "3"), (4, "4")],
+        coerce=int,
+        initial=3,
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    max_min = forms.BooleanField(label=_("Max and Min rows"), initial=True, required=False)
+    entry_mode = forms.ChoiceField(
+        label=_("Scores entered as"),
+        choices=Game.EntryMode.choices,
+        initial=Game.EntryMode.VALUE,
+        widget=forms.RadioSelect,
+    )
+    starter = forms.CharField(initial="random", required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for seat in range(MAX_SEATS):
+            self.fields[f"player_{seat + 1}"] = forms.CharField(
+                label=_("Player %(number)d") % {"number": seat + 1},
+                max_length=200,
+                required=False,
+            )
+
+    def player_fields(self) -> list[forms.BoundField]:
+        return [self[f"player_{seat + 1}"] for seat in range(MAX_SEATS)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        names: list[str] = []
+        fields: list[int] = []
+        for seat in range(MAX_SEATS):
+            name = clean_name(data.get(f"player_{seat + 1}") or "")
+            if len(name) > NAME_MAX_LENGTH:
+                raise forms.ValidationError(
+                    _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
+                )
+            if name:
+                names.append(name)
+                fields.append(seat + 1)
+        if not names:
+            names = [gettext("Player %(number)d") % {"number": n} for n in (1, 2)]
+            fields = [1, 2]
+        ruleset = data.get("ruleset")
+        if not ruleset:
+            return data
+        options: dict[str, Any] = {}
+        if ruleset == "yams":
+            options["order"] = data.get("order") or "ordered"
+        elif ruleset == "yams-columns":
+            options["columns"] = data.get("columns") or 3
+            options["max_min"] = bool(data.get("max_min"))
+        starter = data.get("starter") or "random"
+        if starter == "random":
+            first = random.SystemRandom().randrange(len(names))
+        else:
+            try:
+                first = fields.index(int(starter))
+            except ValueError:
+                raise forms.ValidationError(_("The starting player needs a name.")) from None
+        try:
+            RulesGame.new(ruleset, names, options, first)
+        except IllegalMove as error:
+            raise forms.ValidationError(explain(error)) from None
+        data["names"] = names
+        data["options"] = options
+        data["first"] = first
+        data["drawn"] = starter == "random"
+        return data
+
+
+class RenameForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=200)
+
+    def clean_name(self) -> str:
+        name = clean_name(self.cleaned_data["name"])
+        if not name:
+            raise forms.ValidationError(_("A player needs a name."))
+        if len(name) > NAME_MAX_LENGTH:
+            raise forms.ValidationError(
+                _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
+            )
+        return name

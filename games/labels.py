@@ -1,0 +1,66 @@
+"""Words shown for the engine's keys (the keys themselves never change or get translated)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+ROW_LABELS = {
+    "ones": _("Ones"),
+    "twos": _("Twos"),
+    "threes": _("Threes"),
+    "fours": _("Fours"),
+    "fives": _("Fives"),
+    "sixes": _("Sixes"),
+    "max": _("Max"),
+    "min": _("Min"),
+    "three_of_a_kind": _("Three of a kind"),
+    "four_of_a_kind": _("Four of a kind"),
+    "full_house": _("Full house"),
+    "small_straight": _("Small straight"),
+    "large_straight": _("Large straight"),
+    "chance": _("Chance"),
+}
+
+#: The five-alike row takes the rule set's own name.
+FIVE_OF_A_KIND_LABELS = {
+    "yam": pgettext_lazy("five of a kind", "Yam"),
+    "yahtzee": pgettext_lazy("five of a kind", "Yahtzee"),
+    "yams": pgettext_lazy("five of a kind", "Yam's"),
+    "yams-columns": pgettext_lazy("five of a kind", "Yam's"),
+}
+
+RULESET_LABELS = {
+    "yam": _("Yam (French classic, 12 cells)"),
+    "yahtzee": _("Yahtzee (with Joker and bonus)"),
+    "yams": _("Yam's (13 cells)"),
+    "yams-columns": _("Column Yam's (down, free, up, dry)"),
+}
+
+RULESET_SHORT = {
+    "yam": _("Yam"),
+    "yahtzee": _("Yahtzee"),
+    "yams": _("Yam's"),
+    "yams-columns": _("Column Yam's"),
+}
+
+COLUMN_LABELS = {
+    "down": _("Down"),
+    "free": _("Free"),
+    "up": _("Up"),
+    "dry": _("Dry"),
+}
+
+COLUMN_SYMBOLS = {"down": "↓", "free": "⇅", "up": "↑", "dry": "1×"}
+
+MODE_LABELS = {
+    "value": _("Values"),
+    "dice": _("Dice"),
+    "virtual": _("Roll"),
+}
+
+
+def row_label(ruleset: str, row: str) -> str:
+    if row == "five_of_a_kind":
+        return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
+    return str(ROW_LABELS.get(row, row))

@@ -1,0 +1,240 @@
+"""What the score sheet shows, built from the rules engine's game (no scoring here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext
+
+from games import labels
+from games.rules import UPPER_ROWS, Game, IllegalMove
+from games.rules.rulesets import UPPER_BONUS_THRESHOLD, Column
+
+UPPER = {row.value for row in UPPER_ROWS}
+MIDDLE = {"max", "min"}
+#: Past this many player × column pairs, the sheet shows one player at a time.
+TABLE_VIEW_MAX_COLUMNS = 4
+
+
+@dataclass
+class CellView:
+    column: str
+    row: str
+    value: int | None
+    state: str  # playable | current | locked | open | filled | crossed
+    preview: int | None = None
+
+    @property
+    def playable(self) -> bool:
+        return self.state in ("playable", "current")
+
+
+@dataclass
+class ColumnView:
+    player: int
+    name: str
+    column: str
+    column_label: str
+    symbol: str
+    current: bool
+    cells: dict[str, CellView]
+    upper: int
+    upper_progress: int
+    upper_to_go: int
+    bonus: int
+    lower: int
+    total: int
+    max_min_void: bool
+
+
+@dataclass
+class RowView:
+    key: str
+    label: str
+    section: str
+    cells: list[CellView]
+
+
+@dataclass
+class PlayerView:
+    index: int
+    name: str
+    total: int
+    rank: int
+    yahtzee_bonus: int
+    current: bool
+    winner: bool
+    shown: bool
+
+
+@dataclass
+class Sheet:
+    ruleset: str
+    ruleset_label: str
+    columns: list[ColumnView]
+    rows: list[RowView]
+    players: list[PlayerView]
+    current: int | None
+    round: int
+    rounds: int
+    finished: bool
+    focus: int | None
+    view: str  # table | focus
+    multi_column: bool
+    has_joker: bool
+    has_middle: bool
+    previews: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    @property
+    def current_name(self) -> str | None:
+        return None if self.current is None else self.players[self.current].name
+
+    @property
+    def winners(self) -> list[PlayerView]:
+        return [p for p in self.players if p.winner]
+
+    @property
+    def ranking(self) -> list[PlayerView]:
+        return sorted(self.players, key=lambda p: (p.rank, p.index))
+
+    @property
+    def upper_rows(self) -> list[RowView]:
+        return [r for r in self.rows if r.section == "upper"]
+
+    @property
+    def middle_rows(self) -> list[RowView]:
+        return [r for r in self.rows if r.section == "middle"]
+
+    @property
+    def lower_rows(self) -> list[RowView]:
+        return [r for r in self.rows if r.section == "lower"]
+
+
+def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], int]:
+    """Would-be scores of the dice in progress, when five are known."""
+    dice = pending.get("dice") or []
+    if len(dice) != 5 or game.finished:
+        return {}
+    try:
+        return game.preview(dice, first_roll=not pending.get("rolls"))
+    except IllegalMove:
+        return {}
+
+
+def default_view(game: Game) -> str:
+    if len(game.players) * len(game.columns) > TABLE_VIEW_MAX_COLUMNS:
+        return "focus"
+    return "table"
+
+
+def build(
+    game: Game,
+    pending: dict[str, Any] | None = None,
+    view: str | None = None,
+    focus: int | None = None,
+) -> Sheet:
+    current = game.current_player
+    view = view if view in ("table", "focus") else default_view(game)
+    if focus is None or not 0 <= focus < len(game.players):
+        focus = current if current is not None else 0
+    previews = preview_for(game, pending or {})
+    ranks = game.ranks()
+    winners = set(game.winners())
+    shown_players = range(len(game.players)) if view == "table" else [focus]
+
+    columns: list[ColumnView] = []
+    for player in shown_players:
+        allowed = set(game.allowed_cells(player))
+        for column in game.columns:
+            totals = game.column_totals(player, column)
+            ordered = column in (Column.DOWN, Column.UP)
+            cells = {}
+            for row in game.rows:
+                box = game.box(player, column, row)
+                preview = None
+                if box.filled:
+                    state = "crossed" if box.value == 0 else "filled"
+                elif (column, row) in allowed:
+                    if player == current:
+                        state = "current" if ordered else "playable"
+                        preview = previews.get((column, row))
+                    else:
+                        state = "open"
+                else:
+                    state = "locked" if ordered else "open"
+                cells[row] = CellView(column, row, box.value, state, preview)
+            columns.append(
+                ColumnView(
+                    player=player,
+                    name=game.players[player],
+                    column=column,
+                    column_label=str(labels.COLUMN_LABELS[column]),
+                    symbol=labels.COLUMN_SYMBOLS[column],
+                    current=player == current,
+                    cells=cells,
+                    upper=totals.upper,
+                    upper_progress=totals.upper_progress,
+                    upper_to_go=max(0, UPPER_BONUS_THRESHOLD - totals.upper),
+                    bonus=totals.bonus,
+                    lower=totals.lower,
+                    total=totals.total,
+                    max_min_void=totals.max_min_void,
+                )
+            )
+
+    key = game.ruleset.key
+    rows = []
+    for row in game.rows:
+        section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
+        rows.append(
+            RowView(row, labels.row_label(key, row), section, [c.cells[row] for c in columns])
+        )
+    players = [
+        PlayerView(
+            index=i,
+            name=name,
+            total=game.total(i),
+            rank=ranks[i],
+            yahtzee_bonus=game.yahtzee_bonus(i),
+            current=i == current,
+            winner=i in winners,
+            shown=i in shown_players,
+        )
+        for i, name in enumerate(game.players)
+    ]
+    return Sheet(
+        ruleset=key,
+        ruleset_label=str(labels.RULESET_SHORT.get(key, key)),
+        columns=columns,
+        rows=rows,
+        players=players,
+        current=current,
+        round=game.round,
+        rounds=game.rounds,
+        finished=game.finished,
+        focus=focus,
+        view=view,
+        multi_column=len(game.columns) > 1,
+        has_joker=game.ruleset.joker,
+        has_middle=any(r in MIDDLE for r in game.rows),
+        previews=previews,
+    )
+
+
+def explain(error: IllegalMove, ruleset: str = "") -> str:
+    """The engine's refusal in the reader's language, with keys turned into words."""
+    params = dict(error.params)
+    for name in ("row", "expected"):
+        if name in params:
+            params[name] = labels.row_label(ruleset, str(params[name]))
+    if "rows" in params:
+        params["rows"] = " / ".join(
+            labels.row_label(ruleset, r) for r in str(params["rows"]).split(" / ")
+        )
+    if "column" in params:
+        params["column"] = str(labels.COLUMN_LABELS.get(str(params["column"]), params["column"]))
+    try:
+        return gettext(error.template).format(**params)
+    except (KeyError, IndexError, ValueError):
+        return str(error)

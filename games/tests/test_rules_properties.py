@@ -1,0 +1,230 @@
+"""Hypothesis properties of the rules engine: scores, totals, undo and the game file."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from games.rules import ALL_HANDS, RULESETS, UPPER_ROWS, Game, Move, gamefile, parse_dice
+
+settings.register_profile("rules", max_examples=200, deadline=None)
+RULES = settings.get_profile("rules")
+
+UPPER = tuple(str(row) for row in UPPER_ROWS)
+
+RULE_ROWS = [
+    (key, row) for key, rules in RULESETS.items() for row in rules.rows(rules.normalize_options({}))
+]
+hands = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+
+
+# --- (a) scores and offered values -----------------------------------------------------------
+
+
+@RULES
+@given(st.sampled_from(RULE_ROWS), hands)
+def test_a_score_is_zero_or_an_offered_value(rule_row: tuple[str, str], dice: list[int]) -> None:
+    key, row = rule_row
+    rules = RULESETS[key]
+    points = rules.score(row, parse_dice(dice))
+    assert points == 0 or points in rules.offered_values(row)
+
+
+@RULES
+@given(st.sampled_from(RULE_ROWS), st.permutations([1, 2, 3, 4, 5]), hands)
+def test_the_order_of_the_dice_does_not_matter(
+    rule_row: tuple[str, str], order: list[int], dice: list[int]
+) -> None:
+    key, row = rule_row
+    rules = RULESETS[key]
+    shuffled = [dice[i - 1] for i in order]
+    assert rules.score(row, parse_dice(shuffled)) == rules.score(row, parse_dice(dice))
+
+
+@pytest.mark.parametrize(("key", "row"), RULE_ROWS, ids=[f"{k}-{r}" for k, r in RULE_ROWS])
+def test_offered_values_are_exactly_the_non_zero_scores(key: str, row: str) -> None:
+    rules = RULESETS[key]
+    reached = {rules.score(row, hand) for hand in ALL_HANDS} - {0}
+    assert rules.offered_values(row) == tuple(sorted(reached))
+
+
+def test_there_are_252_hands() -> None:
+    assert len(ALL_HANDS) == len(set(ALL_HANDS)) == 252
+    assert all(list(hand) == sorted(hand) for hand in ALL_HANDS)
+
+
+# --- random legal games ----------------------------------------------------------------------
+
+
+@st.composite
+def new_games(draw: st.DrawFn) -> Game:
+    key = draw(st.sampled_from(list(RULESETS)))
+    rules = RULESETS[key]
+    options = {}
+    for option in rules.options:
+        # Leave some options out: they must take their defaults.
+        if draw(st.booleans()):
+            options[option.key] = draw(st.sampled_from(option.choices))
+    count = draw(st.integers(1, min(4, rules.max_players)))
+    first = draw(st.integers(0, count - 1))
+    return Game.new(key, [f"P{i}" for i in range(count)], options, first)
+
+
+def random_dice(rnd: random.Random) -> list[int]:
+    if rnd.random() < 0.25:  # five alike often enough to exercise the Joker
+        return [rnd.randint(1, 6)] * 5
+    return [rnd.randint(1, 6) for _ in range(5)]
+
+
+def random_move(game: Game, rnd: random.Random) -> Move:
+    """A move the rules must accept: dice, an offered value, a Yahtzee bonus or a cross."""
+    player = game.current_player
+    assert player is not None
+    column, row = rnd.choice(game.playable_cells())
+    kind = rnd.choice(("dice", "dice", "value", "cross", "bonus"))
+    if kind == "bonus" and game.yahtzee_bonus_possible():
+        values = game.joker_values(column, row)
+        if values:
+            return Move(player, row, column, value=rnd.choice(values), yahtzee_bonus=True)
+        kind = "value"
+    if kind in ("dice", "bonus"):
+        dice = random_dice(rnd)
+        rolls = [random_dice(rnd) for _ in range(rnd.randint(0, 2))]
+        legal = game.preview(dice, first_roll=not rolls)
+        if not legal:  # only dry cells are left: no earlier rolls then
+            rolls = []
+            legal = game.preview(dice)
+        column, row = rnd.choice(sorted(legal))
+        return Move(player, row, column, dice=dice, rolls=rolls)
+    if kind == "value":
+        return Move(player, row, column, value=rnd.choice(game.offered_values(row)))
+    return Move(player, row, column, cross=True)
+
+
+def played_game(game: Game, rnd: random.Random, to_the_end: bool) -> Game:
+    length = game.rounds * len(game.players)
+    steps = length if to_the_end else rnd.randint(0, length)
+    for _ in range(steps):
+        game.play(random_move(game, rnd))
+    assert game.finished == (steps == length)
+    return game
+
+
+games = st.builds(
+    played_game, new_games(), st.randoms(use_true_random=False), st.booleans()
+)
+
+
+@RULES
+@given(games)
+def test_a_game_file_loads_back_to_the_same_game(game: Game) -> None:
+    document = gamefile.dump(game)
+    loaded = gamefile.load(json.dumps(document))
+    assert loaded.totals() == game.totals()
+    assert loaded.ranks() == game.ranks()
+    assert loaded.finished == game.finished
+    assert loaded.winners() == game.winners()
+    assert loaded.current_player == game.current_player
+    again = gamefile.dump(loaded)
+    assert again["turns"] == document["turns"]
+    assert again == document
+    assert gamefile.load(gamefile.dumps(game).encode()).totals() == game.totals()
+
+
+def independent_column_totals(game: Game, player: int, column: str) -> dict[str, Any]:
+    """The totals of a column worked out again from its boxes, straight from RULES.md."""
+    value = {row: game.box(player, column, row).value for row in game.rows}
+    upper = sum(value[row] or 0 for row in UPPER)
+    lower = sum(v or 0 for row, v in value.items() if row not in (*UPPER, "max", "min"))
+    high, low = value.get("max"), value.get("min")
+    void = high is not None and low is not None and high <= low
+    if not void:
+        lower += (high or 0) + (low or 0)
+    bonus = 35 if upper >= 63 else 0
+    return {"upper": upper, "bonus": bonus, "lower": lower, "void": void}
+
+
+@RULES
+@given(games)
+def test_the_total_is_the_sum_of_its_parts(game: Game) -> None:
+    for player in range(len(game.players)):
+        columns = 0
+        for column in game.columns:
+            totals = game.column_totals(player, column)
+            assert totals.total == totals.upper + totals.bonus + totals.lower
+            assert (totals.bonus == 35) == (totals.upper >= 63)
+            assert totals.bonus in (0, 35)
+            expected = independent_column_totals(game, player, column)
+            assert (totals.upper, totals.bonus, totals.lower, totals.max_min_void) == (
+                expected["upper"],
+                expected["bonus"],
+                expected["lower"],
+                expected["void"],
+            )
+            columns += totals.upper + totals.bonus + totals.lower
+        bonuses = game.yahtzee_bonus(player)
+        assert bonuses % 100 == 0
+        assert bonuses == 0 or game.ruleset.joker
+        assert game.total(player) == columns + bonuses
+
+
+@RULES
+@given(games, st.randoms(use_true_random=False))
+def test_undo_restores_the_game_before_the_move(game: Game, rnd: random.Random) -> None:
+    if game.finished:
+        game.undo()
+
+    def state() -> tuple[Any, ...]:
+        return (
+            game.totals(),
+            game.playable_cells(),
+            game.current_player,
+            game.turn,
+            game.round,
+            [game.column_totals(p, c) for p in range(len(game.players)) for c in game.columns],
+            [game.yahtzee_bonus(p) for p in range(len(game.players))],
+        )
+
+    before = state()
+    move = random_move(game, rnd)
+    played = game.play(move)
+    assert game.undo() == played
+    assert state() == before
+    assert game.play(move) == played
+
+
+@RULES
+@given(games, hands, st.booleans())
+def test_preview_is_exactly_what_play_accepts(
+    game: Game, dice: list[int], first_roll: bool
+) -> None:
+    if game.finished:
+        assert game.preview(dice) == {}
+        return
+    player = game.current_player
+    assert player is not None
+    preview = game.preview(dice, first_roll=first_roll)
+    rolls = [] if first_roll else [[1, 1, 2, 2, 3]]
+    for column, row in game.playable_cells():
+        move = Move(player, row, column, dice=dice, rolls=rolls)
+        if (column, row) in preview:
+            assert game.resolve(move).value == preview[(column, row)]
+        else:
+            with pytest.raises(gamefile.IllegalMove):
+                game.resolve(move)
+
+
+@RULES
+@given(games)
+def test_replaying_the_moves_rebuilds_the_game(game: Game) -> None:
+    again = Game.replay(
+        game.ruleset, game.players, [p.move for p in game.played], game.options, game.first
+    )
+    assert again.totals() == game.totals()
+    assert again.played == game.played
+    assert again.playable_cells() == game.playable_cells()
