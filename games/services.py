@@ -36,7 +36,7 @@ class LoadedGame:
 
     record: models.Game
     seats: list[models.Seat]
-    entries: list[models.Entry]
+    entries: list[StoredEntry]
     state: RulesGame
 
     @property
@@ -44,7 +44,7 @@ class LoadedGame:
         return [seat.player for seat in self.seats]
 
 
-def entry_to_move(entry: models.Entry, position: int) -> Move:
+def entry_to_move(entry: StoredEntry, position: int) -> Move:
     if entry.crossed:
         return Move(position, entry.row, entry.column, cross=True, rolls=entry.rolls)
     if entry.dice is not None:
@@ -59,16 +59,60 @@ def entry_to_move(entry: models.Entry, position: int) -> Move:
     )
 
 
+ENTRY_FIELDS = (
+    "pk",
+    "player_id",
+    "column",
+    "row",
+    "value",
+    "crossed",
+    "die1",
+    "die2",
+    "die3",
+    "die4",
+    "die5",
+    "rolls",
+    "yahtzee_bonus",
+    "turn",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEntry:
+    """An entry as read for replay: plain values, no model instance (much cheaper to build)."""
+
+    pk: int
+    player_id: int
+    column: str
+    row: str
+    value: int
+    crossed: bool
+    die1: int | None
+    die2: int | None
+    die3: int | None
+    die4: int | None
+    die5: int | None
+    rolls: list[list[int]]
+    yahtzee_bonus: bool
+    turn: int
+
+    @property
+    def dice(self) -> tuple[int, ...] | None:
+        dice = (self.die1, self.die2, self.die3, self.die4, self.die5)
+        return None if None in dice else dice  # type: ignore[return-value]
+
+
+def stored_entries(queryset: Any) -> list[StoredEntry]:
+    return [StoredEntry(*row) for row in queryset.order_by("turn").values_list(*ENTRY_FIELDS)]
+
+
 def load(game: models.Game) -> LoadedGame:
     """Rebuild the game by replaying its entries through the rules engine (two queries)."""
     seats = list(game.seats.select_related("player").order_by("position"))
-    entries = list(game.entries.order_by("turn"))
-    return replay(game, seats, entries)
+    return replay(game, seats, stored_entries(game.entries.all()))
 
 
-def replay(
-    game: models.Game, seats: list[models.Seat], entries: list[models.Entry]
-) -> LoadedGame:
+def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntry]) -> LoadedGame:
     position = {seat.player_id: seat.position for seat in seats}
     state = RulesGame.new(
         game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
@@ -188,7 +232,7 @@ def record_turn(game_id: int, move: Move, expected_version: int | None) -> tuple
         except IntegrityError:
             # Another writer slipped past the lock (only possible without row locks).
             raise StaleVersion(game) from None
-        loaded.entries.append(entry)
+        loaded.entries.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
         _bump(game, pending={})
         return loaded, played
 
@@ -199,7 +243,7 @@ def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played
         loaded = load(game)
         played = loaded.state.undo()
         last = loaded.entries.pop()
-        last.delete()
+        models.Entry.objects.filter(pk=last.pk).delete()
         _bump(game, pending={})
         return loaded, played
 

@@ -21,6 +21,7 @@ RULE_ROWS = [
     (key, row) for key, rules in RULESETS.items() for row in rules.rows(rules.normalize_options({}))
 ]
 hands = st.lists(st.integers(1, 6), min_size=5, max_size=5)
+five_alike_or_any = st.one_of(hands, st.integers(1, 6).map(lambda face: [face] * 5))
 
 
 # --- (a) scores and offered values -----------------------------------------------------------
@@ -51,6 +52,55 @@ def test_offered_values_are_exactly_the_non_zero_scores(key: str, row: str) -> N
     rules = RULESETS[key]
     reached = {rules.score(row, hand) for hand in ALL_HANDS} - {0}
     assert rules.offered_values(row) == tuple(sorted(reached))
+
+
+def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
+    """RULES.md's score table, written out again without the engine's scorers."""
+    counts = sorted((hand.count(face), face) for face in set(hand))
+    most, face = counts[-1]
+    shape = sorted(count for count, _ in counts)
+    faces = sorted(hand)
+    if row in UPPER:
+        wanted = UPPER.index(row) + 1
+        return wanted * hand.count(wanted)
+    if row in ("chance", "max", "min"):
+        return sum(hand)
+    if row == "five_of_a_kind":
+        return 50 if most == 5 else 0
+    if row in ("three_of_a_kind", "four_of_a_kind"):
+        n = 3 if row == "three_of_a_kind" else 4
+        if most < n:
+            return 0
+        return {
+            "yam": sum(hand) if n == 3 else 40,
+            "yahtzee": sum(hand),
+            "yams": 20 if n == 3 else 40,
+            "yams-columns": face * n,
+        }[key]
+    if row == "full_house":
+        house = shape == [2, 3] or (key == "yam" and shape == [5])
+        return ({"yam": 30, "yams": 30}.get(key, 25)) if house else 0
+    if key == "yahtzee":
+        length = 4 if row == "small_straight" else 5
+        runs = [set(range(start, start + length)) for start in range(1, 8 - length)]
+        return (30 if length == 4 else 40) if any(run <= set(hand) for run in runs) else 0
+    wanted_faces = [1, 2, 3, 4, 5] if row == "small_straight" else [2, 3, 4, 5, 6]
+    points = {
+        ("yam", "small_straight"): 25,
+        ("yam", "large_straight"): 25,
+        ("yams", "small_straight"): 30,
+        ("yams", "large_straight"): 40,
+        ("yams-columns", "small_straight"): 30,
+        ("yams-columns", "large_straight"): 40,
+    }[(key, row)]
+    return points if faces == wanted_faces else 0
+
+
+@pytest.mark.parametrize(("key", "row"), RULE_ROWS, ids=[f"{k}-{r}" for k, r in RULE_ROWS])
+def test_every_hand_scores_as_rules_md_says(key: str, row: str) -> None:
+    rules = RULESETS[key]
+    for hand in ALL_HANDS:
+        assert rules.score(row, hand) == oracle(key, row, hand), hand
 
 
 def test_there_are_252_hands() -> None:
@@ -199,7 +249,7 @@ def test_undo_restores_the_game_before_the_move(game: Game, rnd: random.Random) 
 
 
 @RULES
-@given(games, hands, st.booleans())
+@given(games, five_alike_or_any, st.booleans())
 def test_preview_is_exactly_what_play_accepts(
     game: Game, dice: list[int], first_roll: bool
 ) -> None:
@@ -217,6 +267,50 @@ def test_preview_is_exactly_what_play_accepts(
         else:
             with pytest.raises(gamefile.IllegalMove):
                 game.resolve(move)
+
+
+def expected_preview(game: Game, dice: list[int], first_roll: bool) -> dict[tuple[str, str], int]:
+    """The cells five dice may go in, and their scores, worked out again from RULES.md."""
+    player = game.current_player
+    assert player is not None
+    hand = tuple(sorted(dice))
+    key = game.ruleset.key
+    cells: dict[tuple[str, str], int] = {}
+    for column in game.columns:
+        if column == "dry" and not first_roll:
+            continue
+        open_rows = [row for row in game.rows if not game.box(player, column, row).filled]
+        if not open_rows:
+            continue
+        allowed = {"down": open_rows[:1], "up": open_rows[-1:]}.get(column, open_rows)
+        joker = (
+            key == "yahtzee"
+            and len(set(hand)) == 1
+            and game.box(player, column, "five_of_a_kind").filled
+        )
+        if not joker:
+            cells.update({(column, row): oracle(key, row, hand) for row in allowed})
+            continue
+        face_row = UPPER[hand[0] - 1]
+        lower = [row for row in open_rows if row not in UPPER]
+        if face_row in open_rows:
+            legal = {face_row: 5 * hand[0]}
+        elif lower:
+            fixed = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+            legal = {row: fixed.get(row, sum(hand)) for row in lower}
+        else:
+            legal = {row: 0 for row in open_rows}
+        cells.update({(column, row): v for row, v in legal.items() if row in allowed})
+    return cells
+
+
+
+@RULES
+@given(games, five_alike_or_any, st.booleans())
+def test_preview_follows_rules_md(game: Game, dice: list[int], first_roll: bool) -> None:
+    if game.finished:
+        return
+    assert game.preview(dice, first_roll=first_roll) == expected_preview(game, dice, first_roll)
 
 
 @RULES
