@@ -95,6 +95,8 @@ def _read_header(document: Any) -> GameFile:
         raise GameFileError(error.rule, error.template, **error.params) from None
     players = _read_players(document.get("players"))
     first_name = document.get("first", players[0] if players else None)
+    if isinstance(first_name, str):
+        first_name = first_name.strip()
     if first_name not in players:
         raise GameFileError(
             "players",
@@ -133,6 +135,8 @@ def _read_turn(number: int, turn: Any, players: tuple[str, ...]) -> Move:
     if unknown:
         raise refuse("turns", N_("Unknown field “{field}”."), field=unknown[0])
     name = turn.get("player")
+    if isinstance(name, str):
+        name = name.strip()
     if name not in players:
         raise refuse(
             "turn", N_("Unknown player {name}."), name=json.dumps(name, ensure_ascii=False)

@@ -173,12 +173,9 @@ def test_the_free_column_takes_any_open_cell() -> None:
 
 def test_the_dry_column_refuses_earlier_rolls() -> None:
     game = Game.new("yams-columns", ["Ana"], {"columns": 4})
+    assert refused(game, "chance", "dry", dice=[6, 6, 6, 6, 5], rolls=[[1, 2, 3, 4, 5]]) == "dry"
     assert (
-        refused(game, "chance", "dry", dice=[6, 6, 6, 6, 5], rolls=[[1, 2, 3, 4, 5]]) == "dry"
-    )
-    assert (
-        refused(game, "chance", "dry", value=29, rolls=[[1, 2, 3, 4, 5], [6, 6, 6, 1, 1]])
-        == "dry"
+        refused(game, "chance", "dry", value=29, rolls=[[1, 2, 3, 4, 5], [6, 6, 6, 1, 1]]) == "dry"
     )
     played = play(game, "chance", "dry", dice=[6, 6, 6, 6, 5])
     assert played.value == 29

@@ -10,10 +10,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.rules import ALL_HANDS, RULESETS, UPPER_ROWS, Game, Move, gamefile, parse_dice
+from games.rules import (
+    ALL_HANDS,
+    RULESETS,
+    UPPER_ROWS,
+    Game,
+    IllegalMove,
+    Move,
+    gamefile,
+    parse_dice,
+)
 
-settings.register_profile("rules", max_examples=200, deadline=None)
-RULES = settings.get_profile("rules")
+RULES = settings(max_examples=200, deadline=None)
 
 UPPER = tuple(str(row) for row in UPPER_ROWS)
 
@@ -165,9 +173,7 @@ def played_game(game: Game, rnd: random.Random, to_the_end: bool) -> Game:
     return game
 
 
-games = st.builds(
-    played_game, new_games(), st.randoms(use_true_random=False), st.booleans()
-)
+games = st.builds(played_game, new_games(), st.randoms(use_true_random=False), st.booleans())
 
 
 @RULES
@@ -265,7 +271,7 @@ def test_preview_is_exactly_what_play_accepts(
         if (column, row) in preview:
             assert game.resolve(move).value == preview[(column, row)]
         else:
-            with pytest.raises(gamefile.IllegalMove):
+            with pytest.raises(IllegalMove):
                 game.resolve(move)
 
 
@@ -302,7 +308,6 @@ def expected_preview(game: Game, dice: list[int], first_roll: bool) -> dict[tupl
             legal = {row: 0 for row in open_rows}
         cells.update({(column, row): v for row, v in legal.items() if row in allowed})
     return cells
-
 
 
 @RULES

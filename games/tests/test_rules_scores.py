@@ -201,9 +201,7 @@ def test_five_alike_is_a_full_house_only_in_yam(key: str, expected: int) -> None
     [("yam", 0), ("yahtzee", 30), ("yams", 0), ("yams-columns", 0)],
     ids=ALL_KEYS,
 )
-def test_one_to_four_and_a_six_is_a_small_straight_only_in_yahtzee(
-    key: str, expected: int
-) -> None:
+def test_one_to_four_and_a_six_is_a_small_straight_only_in_yahtzee(key: str, expected: int) -> None:
     assert score(key, "small_straight", "1-2-3-4-6") == expected
 
 
@@ -386,7 +384,10 @@ SHEETS = [
 @pytest.mark.parametrize(
     ("key", "options", "rows", "columns"),
     SHEETS,
-    ids=[f"{k}-{'-'.join(f'{o}={v}' for o, v in opts.items()) or 'defaults'}" for k, opts, *_ in SHEETS],
+    ids=[
+        f"{k}-{'-'.join(f'{o}={v}' for o, v in opts.items()) or 'defaults'}"
+        for k, opts, *_ in SHEETS
+    ],
 )
 def test_the_sheet_has_the_rows_and_columns_of_rules_md(
     key: str, options: dict[str, Any], rows: tuple[str, ...], columns: tuple[str, ...]
