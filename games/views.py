@@ -20,6 +20,8 @@ from django_htmx.middleware import HtmxDetails
 from games import labels, models, services
 from games.forms import NewEveningForm, RenameForm
 from games.rules import IllegalMove, Move
+from games.rules.errors import N_
+from games.rules.rulesets import UPPER_FACE
 from games.sheet import build, explain
 
 GAME_TEMPLATE = "games/game.html"
@@ -195,7 +197,7 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     if (column, row) not in state.playable_cells():
         message = _("That cell cannot be played now.")
         return _respond(request, game, loaded, status=422, error=message)
-    face = labels_face(row)
+    face = UPPER_FACE.get(row, 0)
     offers = [
         {"choice": f"v:{value}", "value": value, "hint": f"{value // face}×" if face else ""}
         for value in state.offered_values(row)
@@ -216,10 +218,6 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def labels_face(row: str) -> int:
-    from games.rules.rulesets import UPPER_FACE
-
-    return UPPER_FACE.get(row, 0)
 
 
 # --- playing --------------------------------------------------------------------------------
@@ -229,7 +227,7 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
     post = request.POST
     player = _int(post.get("player"))
     if player is None:
-        raise IllegalMove("turn", "Whose turn is it? The form did not say.")
+        raise IllegalMove("turn", N_("Whose turn is it? The form did not say."))
     choice = post.get("choice", "")
     base = {"player": player, "row": post.get("row", ""), "column": post.get("column") or None}
     if choice == "x":
@@ -238,18 +236,18 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
         pending = game.pending or {}
         dice = pending.get("dice") or []
         if len(dice) != 5:
-            raise IllegalMove("dice", "Enter the five dice first.")
+            raise IllegalMove("dice", N_("Enter the five dice first."))
         return Move(dice=dice, rolls=pending.get("rolls") or (), **base)
     kind, _sep, number = choice.partition(":")
     value = _int(number)
     if kind not in ("v", "y") or value is None:
-        raise IllegalMove("value", "Pick a value or Cross out, then confirm.")
+        raise IllegalMove("value", N_("Pick a value or Cross out, then confirm."))
     return Move(value=value, yahtzee_bonus=kind == "y", **base)
 
 
-def _scored_notice(game: models.Game, name: str, played: Any) -> str:
+def _scored_notice(game: models.Game, state: Any, name: str, played: Any) -> str:
     label = labels.row_label(game.ruleset, played.row)
-    if len(services.RulesGame.new(game.ruleset, [name], game.options).columns) > 1:
+    if len(state.columns) > 1:
         label = f"{label} {labels.COLUMN_SYMBOLS[played.column]}"
     if played.crossed or played.value == 0:
         text = _("%(name)s: %(cell)s crossed out.") % {"name": name, "cell": label}
@@ -276,7 +274,7 @@ def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     except services.StaleVersion as stale:
         return _stale(request, stale)
     name = loaded.state.players[move.player]
-    return _respond(request, loaded.record, loaded, notice=_scored_notice(game, name, played))
+    return _respond(request, loaded.record, loaded, notice=_scored_notice(game, loaded.state, name, played))
 
 
 @require_POST
