@@ -68,6 +68,9 @@ class NewEveningForm(forms.Form):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat + 1}"] for seat in range(MAX_SEATS)]
 
+    def clean_evening_name(self) -> str:
+        return clean_name(self.cleaned_data.get("evening_name") or "")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         names: list[str] = []

@@ -6,13 +6,15 @@ the phone saw, asks the rules engine, then stores the entry and bumps the versio
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, IntegerField, TextField
+from django.db.models.functions import Cast
 
 from games import models
 from games.rules import Game as RulesGame
@@ -45,17 +47,22 @@ class LoadedGame:
 
 
 def entry_to_move(entry: StoredEntry, position: int) -> Move:
+    # Positional arguments (player, row, column, dice, value, cross, yahtzee_bonus, rolls):
+    # every request replays every entry of its game through here.
     if entry.crossed:
-        return Move(position, entry.row, entry.column, cross=True, rolls=entry.rolls)
-    if entry.dice is not None:
-        return Move(position, entry.row, entry.column, dice=entry.dice, rolls=entry.rolls)
+        return Move(position, entry.row, entry.column, None, None, True, False, entry.rolls)
+    dice = entry.dice
+    if dice is not None:
+        return Move(position, entry.row, entry.column, dice, None, False, False, entry.rolls)
     return Move(
         position,
         entry.row,
         entry.column,
-        value=entry.value,
-        yahtzee_bonus=entry.yahtzee_bonus,
-        rolls=entry.rolls,
+        None,
+        entry.value,
+        False,
+        entry.yahtzee_bonus,
+        entry.rolls,
     )
 
 
@@ -77,8 +84,7 @@ ENTRY_FIELDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEntry:
+class StoredEntry(NamedTuple):
     """An entry as read for replay: plain values, no model instance (much cheaper to build)."""
 
     pk: int
@@ -102,14 +108,76 @@ class StoredEntry:
         return None if None in dice else dice  # type: ignore[return-value]
 
 
+#: Read as plain values: booleans as 0/1 and the rolls as their JSON text, so the database
+#: driver's values go through no per-row converter (on SQLite those cost more than the
+#: query); the rolls are decoded only when a turn kept any.
+_READ = {
+    "crossed": Cast("crossed", IntegerField()),
+    "rolls": Cast("rolls", TextField()),
+    "yahtzee_bonus": Cast("yahtzee_bonus", IntegerField()),
+}
+_READ_AS = {name: f"read_{name}" for name in _READ}
+_NO_ROLLS = "[]"
+
+
 def stored_entries(queryset: Any) -> list[StoredEntry]:
-    return [StoredEntry(*row) for row in queryset.order_by("turn").values_list(*ENTRY_FIELDS)]
+    """The entries of ``queryset`` in turn order, ready to replay (one query)."""
+    rows = (
+        queryset.order_by("turn")
+        .annotate(**{_READ_AS[name]: expression for name, expression in _READ.items()})
+        .values_list(*(_READ_AS.get(name, name) for name in ENTRY_FIELDS))
+    )
+    return [
+        StoredEntry(
+            pk,
+            player_id,
+            column,
+            row,
+            value,
+            crossed == 1,
+            die1,
+            die2,
+            die3,
+            die4,
+            die5,
+            [] if rolls == _NO_ROLLS else json.loads(rolls),
+            yahtzee_bonus == 1,
+            turn,
+        )
+        for (
+            pk,
+            player_id,
+            column,
+            row,
+            value,
+            crossed,
+            die1,
+            die2,
+            die3,
+            die4,
+            die5,
+            rolls,
+            yahtzee_bonus,
+            turn,
+        ) in rows
+    ]
 
 
 def load(game: models.Game) -> LoadedGame:
     """Rebuild the game by replaying its entries through the rules engine (two queries)."""
     seats = list(game.seats.select_related("player").order_by("position"))
     return replay(game, seats, stored_entries(game.entries.all()))
+
+
+def load_current(game_id: int) -> LoadedGame:
+    """The game as it stands now, its row locked while the entries are read so both agree."""
+    with transaction.atomic():
+        game = (
+            models.Game.objects.select_for_update(of=("self",))
+            .select_related("evening")
+            .get(pk=game_id)
+        )
+        return load(game)
 
 
 def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntry]) -> LoadedGame:

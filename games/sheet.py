@@ -24,6 +24,7 @@ class CellView:
     value: int | None
     state: str  # playable | current | locked | open | filled | crossed
     preview: int | None = None
+    player: int = 0
 
     @property
     def playable(self) -> bool:
@@ -163,7 +164,7 @@ def build(
                         state = "open"
                 else:
                     state = "locked" if ordered else "open"
-                cells[row] = CellView(column, row, box.value, state, preview)
+                cells[row] = CellView(column, row, box.value, state, preview, player)
             columns.append(
                 ColumnView(
                     player=player,

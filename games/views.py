@@ -6,6 +6,7 @@ Every action is a plain form or link; with htmx the same URL answers with the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -17,8 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import labels, models, services
+from games import conflicts, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
+from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
 from games.rules.rulesets import UPPER_FACE
@@ -80,7 +82,7 @@ def _context(
         "next_game": later,
         "current_player": current,
         "modes": [(value, labels.MODE_LABELS[value]) for value in models.Game.EntryMode.values],
-        "rolls_left": _rolls_left(game.pending or {}),
+        "rolls_left": _rolls_left(game.pending or {}, state),
         "faces": range(1, 7),
         "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
         "held_dice": list(
@@ -94,9 +96,22 @@ def _context(
     }
 
 
-def _rolls_left(pending: dict[str, Any]) -> int:
+def _rolls_left(pending: dict[str, Any], state: RulesGame | None = None) -> int:
     rolled = len(pending.get("rolls") or []) + (1 if pending.get("dice") else 0)
+    if state is not None and _first_roll_only(state, pending):
+        return 0
     return max(0, 3 - rolled)
+
+
+def _first_roll_only(state: RulesGame, pending: dict[str, Any]) -> bool:
+    """Only dry boxes are left, and they take the first roll: another roll would strand the turn."""
+    dice = pending.get("dice") or []
+    if len(dice) != 5 or pending.get("rolls") or state.current_player is None:
+        return False
+    try:
+        return not state.preview(dice, first_roll=False)
+    except IllegalMove:
+        return False
 
 
 def _respond(
@@ -125,9 +140,19 @@ def _refused(request: HtmxHttpRequest, game: models.Game, error: IllegalMove) ->
     return _respond(request, game, status=422, error=explain(error, game.ruleset))
 
 
-def _stale(request: HtmxHttpRequest, stale: services.StaleVersion) -> HttpResponse:
-    message = _("The sheet changed on another phone: here it is as it stands now.")
-    return _respond(request, stale.game, status=409, error=message)
+def _stale(
+    request: HtmxHttpRequest,
+    stale: services.StaleVersion,
+    describe: Callable[[services.LoadedGame], str] = conflicts.stale_message,
+) -> HttpResponse:
+    """A write made on an older sheet: refused (409), with the sheet as it stands now."""
+    loaded = services.load_current(stale.game.pk)
+    return _respond(request, loaded.record, loaded, status=409, error=describe(loaded))
+
+
+def _no_version(request: HtmxHttpRequest, game: models.Game) -> HttpResponse:
+    message = _("This page is out of date: reload the sheet and try again.")
+    return _respond(request, game, status=422, error=message)
 
 
 # --- pages ----------------------------------------------------------------------------------
@@ -135,7 +160,13 @@ def _stale(request: HtmxHttpRequest, stale: services.StaleVersion) -> HttpRespon
 
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"form": NewEveningForm()})
+    return render(request, "home.html", {"form": NewEveningForm(), "known": _known(request)})
+
+
+def _known(request: HttpRequest) -> list[models.Evening]:
+    """The newest evenings this browser started or joined (its cookie; never a public list)."""
+    tokens = known.tokens(request)
+    return list(models.Evening.objects.filter(token__in=tokens).order_by("-created_at")[:5])
 
 
 @require_GET
@@ -171,7 +202,7 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = night.games.order_by("-number").first()
     if game is None:
         return redirect("home")
-    return redirect(_game_url(game))
+    return known.remember(request, redirect(_game_url(game)), night.token)
 
 
 @require_GET
@@ -180,6 +211,8 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     context = _context(request, game)
     template = GAME_TEMPLATE + "#game" if request.htmx else GAME_TEMPLATE
     response = render(request, template, context)
+    if not request.htmx:
+        known.remember(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
         response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")
     return response
@@ -210,6 +243,9 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "column_label": labels.COLUMN_LABELS[column],
         "offers": offers,
         "jokers": jokers,
+        # Another Yahtzee must go in its face's upper box while that is open: say so
+        # where the picker offers no "Yahtzee!" rather than leave people wondering.
+        "joker_elsewhere": not jokers and state.yahtzee_bonus_possible(),
         "player": state.current_player,
         "player_name": state.players[state.current_player],
     }
@@ -266,26 +302,49 @@ def _scored_notice(game: models.Game, state: Any, name: str, played: Any) -> str
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     version = _int(request.POST.get("version"))
+    if version is None:
+        return _no_version(request, game)
     try:
+        if version != game.version:
+            # Before reading the dice: a replayed dice-mode score finds them gone.
+            raise services.StaleVersion(game)
         move = _move_from_post(request, game)
         loaded, played = services.record_turn(game.pk, move, version)
     except IllegalMove as error:
         return _refused(request, game, error)
     except services.StaleVersion as stale:
-        return _stale(request, stale)
+        return _score_stale(request, stale, version)
     name = loaded.state.players[move.player]
     return _respond(request, loaded.record, loaded, notice=_scored_notice(game, loaded.state, name, played))
+
+
+def _score_stale(
+    request: HtmxHttpRequest, stale: services.StaleVersion, version: int
+) -> HttpResponse:
+    """A score sent from an older sheet: the same score again (a double tap, a retry)
+    answers like the first; anything else is refused, saying what beat it."""
+    loaded = services.load_current(stale.game.pk)
+    played = conflicts.replayed_turn(loaded, request.POST, version)
+    if played is not None:
+        name = loaded.state.players[played.move.player]
+        notice = _scored_notice(loaded.record, loaded.state, name, played)
+        return _respond(request, loaded.record, loaded, notice=notice)
+    message = conflicts.stale_score_message(loaded, request.POST)
+    return _respond(request, loaded.record, loaded, status=409, error=message)
 
 
 @require_POST
 def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
+    version = _int(request.POST.get("version"))
+    if version is None:
+        return _no_version(request, game)
     try:
-        loaded, played = services.undo(game.pk, _int(request.POST.get("version")))
+        loaded, played = services.undo(game.pk, version)
     except IllegalMove as error:
         return _refused(request, game, error)
     except services.StaleVersion as stale:
-        return _stale(request, stale)
+        return _stale(request, stale, conflicts.stale_undo_message)
     name = loaded.state.players[played.move.player]
     label = labels.row_label(game.ruleset, played.row)
     notice = _("Undone: %(name)s's %(cell)s is open again.") % {"name": name, "cell": label}
@@ -299,10 +358,13 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         context = _context(request, game, confirm_reset=True)
         template = GAME_TEMPLATE + "#panel" if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
+    version = _int(request.POST.get("version"))
+    if version is None:
+        return _no_version(request, game)
     try:
-        game = services.reset(game.pk, _int(request.POST.get("version")))
+        game = services.reset(game.pk, version)
     except services.StaleVersion as stale:
-        return _stale(request, stale)
+        return _stale(request, stale, conflicts.stale_reset_message)
     return _respond(request, game, notice=_("Back to round 1, same players."))
 
 
@@ -314,6 +376,18 @@ def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     except IllegalMove as error:
         return _refused(request, game, error)
     return _respond(request, game)
+
+
+def _save_pending(
+    request: HtmxHttpRequest, game: models.Game, pending: dict[str, Any], notice: str | None = None
+) -> HttpResponse:
+    """Store the turn in progress on top of the version the phone saw (or the one just read)."""
+    version = _int(request.POST.get("version"))
+    try:
+        game = services.save_pending(game.pk, pending, game.version if version is None else version)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
+    return _respond(request, game, notice=notice)
 
 
 @require_POST
@@ -330,19 +404,20 @@ def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         dice = []
     else:
         return _respond(request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it."))
-    game = services.save_pending(game.pk, {"dice": dice}, None)
-    return _respond(request, game)
+    return _save_pending(request, game, {"dice": dice})
 
 
 @require_POST
 def roll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
+    if _first_roll_only(services.load(game).state, game.pending or {}):
+        message = _("Only dry boxes are left, and they take the first roll: score it now.")
+        return _respond(request, game, status=422, error=message)
     try:
         pending = services.roll(game.pending or {})
     except IllegalMove as error:
         return _refused(request, game, error)
-    game = services.save_pending(game.pk, pending, None)
-    return _respond(request, game)
+    return _save_pending(request, game, pending)
 
 
 @require_POST
@@ -356,15 +431,13 @@ def hold(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     held = list(pending.get("held") or [False] * 5)
     held[index] = not held[index]
     pending["held"] = held
-    game = services.save_pending(game.pk, pending, None)
-    return _respond(request, game)
+    return _save_pending(request, game, pending)
 
 
 @require_POST
 def restart_turn(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    game = services.save_pending(game.pk, {}, None)
-    return _respond(request, game, notice=_("Turn restarted."))
+    return _save_pending(request, game, {}, notice=_("Turn restarted."))
 
 
 @require_POST
@@ -396,10 +469,15 @@ def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         else:
             return redirect(reverse("players", args=[token, number]))
     loaded = services.load(game)
+    # Removing a seat asks first: ?remove=<seat> shows the question, its form does it.
+    removing = _int(request.GET.get("remove"))
+    if removing is not None and not 0 <= removing < len(loaded.seats):
+        removing = None
     context = {
         "game": game,
         "evening": game.evening,
         "seats": loaded.seats,
+        "removing": loaded.seats[removing] if removing is not None and not error else None,
         "setup_open": not loaded.entries,
         "max_players": loaded.state.ruleset.max_players,
         "rename_form": RenameForm(),

@@ -49,3 +49,21 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """On SQLite, test in a file as production does, not in a shared in-memory database.
+
+    In shared-cache memory a second writer fails at once ("database table is locked");
+    in a file it waits for the write lock like a real phone would, so the race tests
+    (tests/test_races.py) mean the same on SQLite as on PostgreSQL. One file per run.
+    """
+    import tempfile
+
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        name = f"scorepad-test-{os.getpid()}.sqlite3"
+        database.setdefault("TEST", {})["NAME"] = os.path.join(tempfile.gettempdir(), name)

@@ -37,6 +37,31 @@ class Move:
     #: Earlier rolls of a virtual-dice turn (the last roll is ``dice``).
     rolls: Sequence[Sequence[int]] = ()
 
+    # Replaying a game builds one Move and one Played per entry on every request: the
+    # generated frozen __init__ (object.__setattr__ per field) costs 3-4× this one,
+    # which fills the instance dict directly. Same fields, order and defaults
+    # (games/tests/test_rules_fast_paths.py checks they stay in step).
+    def __init__(
+        self,
+        player: int,
+        row: str,
+        column: str | None = None,
+        dice: Sequence[int] | None = None,
+        value: int | None = None,
+        cross: bool = False,
+        yahtzee_bonus: bool = False,
+        rolls: Sequence[Sequence[int]] = (),
+    ) -> None:
+        own = self.__dict__
+        own["player"] = player
+        own["row"] = row
+        own["column"] = column
+        own["dice"] = dice
+        own["value"] = value
+        own["cross"] = cross
+        own["yahtzee_bonus"] = yahtzee_bonus
+        own["rolls"] = rolls
+
 
 @dataclass(frozen=True)
 class Played:
@@ -53,6 +78,30 @@ class Played:
     bonus: int = 0
     joker: bool = False
 
+    def __init__(
+        self,
+        move: Move,
+        column: str,
+        row: str,
+        value: int,
+        crossed: bool,
+        dice: Dice | None,
+        rolls: tuple[Dice, ...],
+        bonus: int = 0,
+        joker: bool = False,
+    ) -> None:
+        # As Move's: the instance dict filled directly, same fields and defaults.
+        own = self.__dict__
+        own["move"] = move
+        own["column"] = column
+        own["row"] = row
+        own["value"] = value
+        own["crossed"] = crossed
+        own["dice"] = dice
+        own["rolls"] = rolls
+        own["bonus"] = bonus
+        own["joker"] = joker
+
 
 @dataclass(frozen=True)
 class Box:
@@ -67,6 +116,16 @@ class Box:
 
 
 OPEN = Box()
+
+#: Boxes are immutable: a written box is shared rather than built on every replayed move.
+_BOXES: dict[tuple[int, bool], Box] = {}
+
+
+def _box(value: int, crossed: bool) -> Box:
+    box = _BOXES.get((value, crossed))
+    if box is None:
+        box = _BOXES[(value, crossed)] = Box(value, crossed)
+    return box
 
 
 @dataclass(frozen=True)
@@ -96,6 +155,17 @@ class Game:
         self.columns = self.ruleset.columns(self.options)
         self._sheets = [{} for _ in self.players]
         self._upper = set(UPPER_ROWS)
+        # Fixed for the game's life; replay asks for them on every move.
+        self._rows = frozenset(self.rows)
+        # How many boxes each player filled in each column. An ordered column only
+        # ever fills from its start (play checks the order, undo takes back the last
+        # box), so its next box is found by counting, not by scanning.
+        self._filled = [dict.fromkeys(self.columns, 0) for _ in self.players]
+        # Yahtzee bonus points per player, and each (player, column)'s totals once
+        # asked for; a move or an undo updates its own player's entries.
+        self._bonuses = [0] * len(self.players)
+        self._totals: dict[tuple[int, str], ColumnTotals] = {}
+        self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
 
     # --- setting up ----------------------------------------------------------------------
 
@@ -148,7 +218,7 @@ class Game:
 
     @property
     def finished(self) -> bool:
-        return len(self.played) >= self.rounds * len(self.players)
+        return len(self.played) >= self._last_turn
 
     @property
     def turn(self) -> int:
@@ -161,9 +231,10 @@ class Game:
 
     @property
     def current_player(self) -> int | None:
-        if self.finished:
+        played = len(self.played)
+        if played >= self._last_turn:
             return None
-        return (self.first + len(self.played)) % len(self.players)
+        return (self.first + played) % len(self.players)
 
     def box(self, player: int, column: str, row: str) -> Box:
         return self._sheets[player].get((column, row), OPEN)
@@ -173,14 +244,13 @@ class Game:
 
     def allowed_rows(self, player: int, column: str) -> tuple[str, ...]:
         """The open rows the column's order lets this player write in."""
-        open_rows = [row for row in self.rows if self.is_open(player, column, row)]
-        if not open_rows:
-            return ()
-        if column == Column.DOWN:
-            return (open_rows[0],)
-        if column == Column.UP:
-            return (open_rows[-1],)
-        return tuple(open_rows)
+        if column == Column.DOWN or column == Column.UP:
+            filled = self._filled[player].get(column, 0)
+            if filled >= len(self.rows):
+                return ()
+            return (self.rows[filled if column == Column.DOWN else -1 - filled],)
+        sheet = self._sheets[player]
+        return tuple(row for row in self.rows if (column, row) not in sheet)
 
     def allowed_cells(self, player: int) -> list[Cell]:
         return [(col, row) for col in self.columns for row in self.allowed_rows(player, col)]
@@ -291,7 +361,7 @@ class Game:
                 columns=", ".join(self.columns),
             )
         row = move.row
-        if row not in self.rows:
+        if not (isinstance(row, str) and row in self._rows):
             raise IllegalMove(
                 "cell",
                 N_("Unknown cell “{row}” for {ruleset}."),
@@ -301,7 +371,7 @@ class Game:
         kinds = (move.dice is not None) + (move.value is not None) + bool(move.cross)
         if kinds != 1:
             raise IllegalMove("action", N_("A turn gives exactly one of dice, a value or a cross."))
-        if not self.is_open(player, column, row):
+        if (column, row) in self._sheets[player]:
             raise IllegalMove(
                 "filled",
                 N_("{player}'s {row} ({column}) is already filled."),
@@ -309,17 +379,20 @@ class Game:
                 row=row,
                 column=column,
             )
-        allowed = self.allowed_rows(player, column)
-        if row not in allowed:
-            raise IllegalMove(
-                "order",
-                N_("The {column} column is played in order: the next cell is {expected}."),
-                column=column,
-                expected=allowed[0],
-            )
-        if not isinstance(move.rolls, list | tuple) or len(move.rolls) > 2:
+        # Any open box of a free (or dry) column may be written; an ordered column's
+        # only allowed box is its next one.
+        if column == Column.DOWN or column == Column.UP:
+            allowed = self.allowed_rows(player, column)
+            if row not in allowed:
+                raise IllegalMove(
+                    "order",
+                    N_("The {column} column is played in order: the next cell is {expected}."),
+                    column=column,
+                    expected=allowed[0],
+                )
+        if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) > 2:  # noqa: UP038
             raise IllegalMove("rolls", N_("A turn keeps at most two earlier rolls."))
-        rolls = tuple(parse_dice(roll) for roll in move.rolls)
+        rolls = tuple(map(parse_dice, move.rolls)) if move.rolls else ()
         if column == Column.DRY and rolls:
             raise IllegalMove("dry", N_("The dry column only takes the dice of the first roll."))
         if move.yahtzee_bonus and move.value is None:
@@ -390,7 +463,10 @@ class Game:
 
     def play(self, move: Move) -> Played:
         played = self.resolve(move)
-        self._sheets[move.player][(played.column, played.row)] = Box(played.value, played.crossed)
+        self._sheets[move.player][(played.column, played.row)] = _box(played.value, played.crossed)
+        self._filled[move.player][played.column] += 1
+        self._bonuses[move.player] += played.bonus
+        self._totals.pop((move.player, played.column), None)
         self.played.append(played)
         return played
 
@@ -399,11 +475,20 @@ class Game:
             raise IllegalMove("undo", N_("Nothing to undo."))
         played = self.played.pop()
         del self._sheets[played.move.player][(played.column, played.row)]
+        self._filled[played.move.player][played.column] -= 1
+        self._bonuses[played.move.player] -= played.bonus
+        self._totals.pop((played.move.player, played.column), None)
         return played
 
     # --- totals and result ---------------------------------------------------------------
 
     def column_totals(self, player: int, column: str) -> ColumnTotals:
+        totals = self._totals.get((player, column))
+        if totals is None:
+            totals = self._totals[(player, column)] = self._count_column(player, column)
+        return totals
+
+    def _count_column(self, player: int, column: str) -> ColumnTotals:
         sheet = self._sheets[player]
         upper = progress = lower = 0
         for row in self.rows:
@@ -428,7 +513,7 @@ class Game:
         return ColumnTotals(upper, progress, bonus, lower, upper + bonus + lower, void)
 
     def yahtzee_bonus(self, player: int) -> int:
-        return sum(p.bonus for p in self.played if p.move.player == player)
+        return self._bonuses[player]
 
     def total(self, player: int) -> int:
         columns = sum(self.column_totals(player, col).total for col in self.columns)

@@ -1,0 +1,192 @@
+"""`make bench`: the site under gunicorn with production settings, on SQLite then PostgreSQL.
+
+For each database it runs bench/session.py in a child process (its own DATABASE_URL),
+then prints one table — requests/s, p50 and p99 latency, and the ratio to the framework
+floor (a trivial view) measured in the same session — checks the budgets, writes
+bench/results/latest.json and exits non-zero when a budget is missed.
+
+The PostgreSQL session uses a database of its own, ``scorepad_bench`` on 127.0.0.1:5432
+(user postgres, trust auth; BENCH_PG_URL overrides the server), created and dropped here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+RESULTS = BASE_DIR / "bench" / "results" / "latest.json"
+PG_SERVER = os.getenv("BENCH_PG_URL", "postgres://postgres@127.0.0.1:5432")
+PG_DATABASE = "scorepad_bench"
+
+#: Scenario → the least requests/s it may reach, as a share of the floor's.
+BUDGETS = {
+    "score_value": 0.30,
+    "score_dice": 0.30,
+    "sheet": 0.15,
+    "poll": 0.70,
+    "leaderboard": 0.15,
+    "review": 0.15,
+}
+
+LABELS = {
+    "floor": "floor (/healthz)",
+    "score_value": "score, value mode",
+    "score_dice": "score, dice mode",
+    "sheet": "sheet 8×4 (page)",
+    "sheet_table": "sheet 8×4 table view",
+    "poll": "poll, unchanged",
+    "leaderboard": "leaderboard, 30 games",
+    "review": "review, 8×4 game",
+}
+
+
+def log(message: str) -> None:
+    print(message, flush=True)
+
+
+def production_env(tmp: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        DJANGO_SETTINGS_MODULE="scorepad.settings",
+        DJANGO_DEBUG="0",
+        DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
+        DJANGO_SECURE_SSL_REDIRECT="0",
+        DJANGO_ALLOWED_HOSTS="127.0.0.1",
+        DJANGO_STATIC_ROOT=str(tmp / "static"),
+        DJANGO_LOG_LEVEL="ERROR",
+        BENCH_TMP=str(tmp),
+        PYTHONPATH=str(BASE_DIR),
+    )
+    return env
+
+
+def collectstatic(env: dict[str, str]) -> None:
+    command = [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"]
+    subprocess.run(command, cwd=BASE_DIR, env=env, check=True)
+
+
+def session(env: dict[str, str], database_url: str) -> dict:
+    env = {**env, "DATABASE_URL": database_url}
+    command = [sys.executable, "-m", "bench.session"]
+    done = subprocess.run(command, cwd=BASE_DIR, env=env, stdout=subprocess.PIPE, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"The benchmark session on {database_url} failed.")
+    return json.loads(done.stdout)
+
+
+def postgres_session(env: dict[str, str]) -> dict:
+    import psycopg
+
+    parts = urlsplit(PG_SERVER)
+    admin = psycopg.connect(
+        host=parts.hostname or "127.0.0.1",
+        port=parts.port or 5432,
+        user=parts.username or "postgres",
+        password=parts.password or None,
+        dbname="postgres",
+        autocommit=True,
+    )
+    with admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {PG_DATABASE}")
+        try:
+            return session(env, f"{PG_SERVER.rstrip('/')}/{PG_DATABASE}")
+        finally:
+            admin.execute(f"DROP DATABASE IF EXISTS {PG_DATABASE} WITH (FORCE)")
+
+
+def judge(report: dict) -> list[dict]:
+    """Add the ratio to the floor and the budget verdict to every scenario."""
+    rows = report["scenarios"]
+    floor = next((r for r in rows if r["name"] == "floor"), None)
+    floor_rps = floor["rps"] if floor else 0
+    for row in rows:
+        budget = BUDGETS.get(row["name"])
+        row["budget"] = budget
+        if row.get("missing"):
+            row["verdict"] = "FAIL" if budget else "—"
+            continue
+        row["ratio"] = round(row["rps"] / floor_rps, 3) if floor_rps else None
+        if budget is None:
+            row["verdict"] = "—"
+        elif row["errors"] or row["exhausted"] or row["ratio"] is None:
+            row["verdict"] = "FAIL"
+        else:
+            row["verdict"] = "PASS" if row["ratio"] >= budget else "FAIL"
+    return rows
+
+
+def table(reports: list[dict]) -> str:
+    head = (
+        f"{'database':<10} {'scenario':<24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}"
+        f" {'ratio':>6} {'budget':>7} {'errors':>6}  verdict"
+    )
+    lines = [head, "-" * len(head)]
+    for report in reports:
+        for row in report["scenarios"]:
+            label = LABELS.get(row["name"], row["name"])
+            budget = f"≥{row['budget']:.2f}" if row["budget"] else ""
+            if row.get("missing"):
+                lines.append(
+                    f"{report['database']:<10} {label:<24} {'(no such page yet)':>33}"
+                    f" {budget:>7} {'':>6}  {row['verdict']}"
+                )
+                continue
+            ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "?"
+            lines.append(
+                f"{report['database']:<10} {label:<24} {row['rps']:>8.1f} {row['p50_ms']:>8.2f}"
+                f" {row['p99_ms']:>8.2f} {ratio:>6} {budget:>7} {row['errors']:>6}"
+                f"  {row['verdict']}"
+            )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    started = time.perf_counter()
+    load = os.getloadavg()[0]
+    log(f"Load average before the run: {load:.2f} (2 cores; other work skews the figures)")
+    with tempfile.TemporaryDirectory(prefix="scorepad-bench-") as tmp:
+        env = production_env(Path(tmp))
+        collectstatic(env)
+        reports = []
+        log("SQLite:")
+        reports.append(session(env, f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
+        log("PostgreSQL:")
+        reports.append(postgres_session(env))
+    for report in reports:
+        judge(report)
+    log("")
+    log(table(reports))
+    misses = [
+        f"{report['database']} {r['name']}"
+        for report in reports
+        for r in report["scenarios"]
+        if r["verdict"] == "FAIL"
+    ]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    document = {
+        "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "load_average_before": round(load, 2),
+        "seconds": round(time.perf_counter() - started, 1),
+        "budgets": BUDGETS,
+        "reports": reports,
+    }
+    RESULTS.write_text(json.dumps(document, indent=2) + "\n")
+    log(f"\nWritten to {RESULTS.relative_to(BASE_DIR)} in {document['seconds']} s.")
+    if misses:
+        log("Budgets missed: " + ", ".join(misses))
+        return 1
+    log("Every budget met.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

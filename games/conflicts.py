@@ -1,0 +1,121 @@
+"""When a phone writes on top of a sheet that moved: a replay, or a clear word on what happened.
+
+Every write carries the version the phone saw. When the game has moved since,
+the write is refused (the service raises StaleVersion); this module tells the
+phone what beat it, by comparing what it tried with the entries as they stand.
+A double tap or a retried request of a score that was stored is not refused:
+it is recognised as the same move and answered like the first one.
+No scoring here: the cells and values come from the rules engine's game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games import labels
+from games.rules import Played
+from games.services import LoadedGame
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def cell_label(loaded: LoadedGame, column: str, row: str) -> str:
+    label = labels.row_label(loaded.record.ruleset, row)
+    if len(loaded.state.columns) > 1:
+        label = f"{label} {labels.COLUMN_SYMBOLS.get(column, column)}"
+    return label
+
+
+def _claimed_cell(loaded: LoadedGame, post: Any) -> tuple[int, str, str] | None:
+    """The player, column and row a score form names, if they exist in this game."""
+    state = loaded.state
+    player = _int(post.get("player"))
+    row = post.get("row", "")
+    column = post.get("column") or (state.columns[0] if len(state.columns) == 1 else None)
+    if player is None or not 0 <= player < len(state.players):
+        return None
+    if column not in state.columns or row not in state.rows:
+        return None
+    return player, column, row
+
+
+def _same_choice(played: Played, choice: str) -> bool:
+    if choice == "x":
+        return played.crossed
+    if choice == "dice":
+        return played.dice is not None and not played.crossed
+    kind, _sep, number = choice.partition(":")
+    value = _int(number)
+    if kind not in ("v", "y") or value is None or played.crossed or played.dice is not None:
+        return False
+    return played.value == value and played.move.yahtzee_bonus == (kind == "y")
+
+
+def replayed_turn(loaded: LoadedGame, post: Any, expected_version: int | None) -> Played | None:
+    """The last turn, when it is this very score sent again from the same version.
+
+    A double tap or a request retried after a lost answer carries the version the
+    phone saw before its first attempt; if the only write since is that attempt
+    (the version moved by exactly one and the last entry is the same cell and the
+    same choice), the repeat is answered as a success and changes nothing.
+    """
+    if expected_version is None or loaded.record.version != expected_version + 1:
+        return None
+    if not loaded.state.played:
+        return None
+    claimed = _claimed_cell(loaded, post)
+    last = loaded.state.played[-1]
+    if claimed is None or claimed != (last.move.player, last.column, last.row):
+        return None
+    return last if _same_choice(last, post.get("choice", "")) else None
+
+
+def stale_score_message(loaded: LoadedGame, post: Any) -> str:
+    """Why a score was refused as stale, naming the player and cell when we can."""
+    state = loaded.state
+    claimed = _claimed_cell(loaded, post)
+    if claimed is not None:
+        player, column, row = claimed
+        name = state.players[player]
+        if not state.is_open(player, column, row):
+            return _("%(name)s's %(cell)s was just scored on another phone.") % {
+                "name": name,
+                "cell": cell_label(loaded, column, row),
+            }
+        mine = [p for p in state.played if p.move.player == player]
+        if state.current_player != player and mine:
+            return _("%(name)s's turn was just scored on another phone (%(cell)s).") % {
+                "name": name,
+                "cell": cell_label(loaded, mine[-1].column, mine[-1].row),
+            }
+    if state.finished:
+        return _("The game just ended on another phone: here is the final sheet.")
+    return _("The sheet changed on another phone: here it is as it stands now.")
+
+
+def stale_undo_message(loaded: LoadedGame) -> str:
+    if loaded.state.played:
+        last = loaded.state.played[-1]
+        return _(
+            "Nothing was undone: the sheet changed on another phone. "
+            "The last score is now %(name)s's %(cell)s."
+        ) % {
+            "name": loaded.state.players[last.move.player],
+            "cell": cell_label(loaded, last.column, last.row),
+        }
+    return _("Nothing was undone: the sheet changed on another phone and has no score left.")
+
+
+def stale_reset_message(loaded: LoadedGame) -> str:
+    return _("Nothing was reset: the sheet changed on another phone. Here it is as it stands now.")
+
+
+def stale_message(loaded: LoadedGame) -> str:
+    return _("The sheet changed on another phone: here it is as it stands now.")

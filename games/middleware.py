@@ -1,0 +1,41 @@
+"""Refuse requests carrying NUL characters before any view or database sees them.
+
+PostgreSQL cannot store or even compare a text holding NUL (U+0000): a token or a
+name with one would end in a server error. No address, cookie or form field of
+Scorepad ever needs one, so such a request is answered 400 with a clear word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.utils.translation import gettext as _
+
+NUL = "\x00"
+
+
+def _holds_nul(items: Iterable[tuple[str, list[str]]]) -> bool:
+    return any(NUL in key or any(NUL in value for value in values) for key, values in items)
+
+
+def has_nul(request: HttpRequest) -> bool:
+    if NUL in request.path_info or NUL in request.path:
+        return True
+    if _holds_nul(request.GET.lists()):
+        return True
+    if any(NUL in key or NUL in value for key, value in request.COOKIES.items()):
+        return True
+    # Only form bodies are parsed; reading them may raise RequestDataTooBig or a
+    # parse error, which Django itself answers with 400.
+    return request.method == "POST" and _holds_nul(request.POST.lists())
+
+
+def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]):
+    def middleware(request: HttpRequest) -> HttpResponse:
+        if has_nul(request):
+            message = _("Bad request: the address or a form field holds a NUL character.")
+            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware

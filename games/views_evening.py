@@ -1,0 +1,517 @@
+"""Evenings across phones: sharing, spectators, live polling, leaderboard, reviews and stats.
+
+Two links open an evening. The edit link (``/e/<token>/…``) can score; the spectator
+link (``/s/<view_token>/…``) only reads: its pages carry no form and never the edit
+token, and no write URL takes a spectator token. A wrong token is a 404 everywhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import segno
+from django.core.paginator import Paginator
+from django.db.models import OuterRef, Subquery
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import content_disposition_header
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import charts, known, labels, models, services, tally
+from games import views as table
+from games.rules import Played
+from games.sheet import build
+
+HtmxHttpRequest = table.HtmxHttpRequest
+GAME_TEMPLATE = table.GAME_TEMPLATE
+HISTORY_PAGE_SIZE = 20
+RECENT_GAMES = 20
+
+
+# --- which link opened the page ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Access:
+    """The token in the URL and what it allows: edit (``/e/``) or read only (``/s/``)."""
+
+    read_only: bool
+    token: str
+
+    def url(self, name: str, *args: Any) -> str:
+        return reverse(f"watch_{name}" if self.read_only else name, args=[self.token, *args])
+
+    @property
+    def lookup(self) -> dict[str, str]:
+        """The filter that finds a game of this evening."""
+        field = "evening__view_token" if self.read_only else "evening__token"
+        return {field: self.token}
+
+
+@dataclass(frozen=True)
+class Watched:
+    """What a spectator page knows of an evening: never its edit token.
+
+    Templates get this instead of the model, so an edit URL slipped into a read-only
+    page fails to render (``evening.token`` is empty) rather than leak the token.
+    """
+
+    name: str
+    view_token: str
+    created_at: datetime
+
+    def __str__(self) -> str:
+        return self.name or _("Evening of %(date)s") % {"date": f"{self.created_at:%Y-%m-%d}"}
+
+
+def _open(access: Access) -> models.Evening:
+    field = "view_token" if access.read_only else "token"
+    return get_object_or_404(models.Evening, **{field: access.token})
+
+
+def _shown(evening: models.Evening, access: Access) -> models.Evening | Watched:
+    if access.read_only:
+        return Watched(evening.name, evening.view_token, evening.created_at)
+    return evening
+
+
+def _game(access: Access, number: int) -> models.Game:
+    return get_object_or_404(
+        models.Game.objects.select_related("evening"), number=number, **access.lookup
+    )
+
+
+def _remember(request: HtmxHttpRequest, response: HttpResponse, access: Access) -> HttpResponse:
+    if not access.read_only and not request.htmx:
+        known.remember(request, response, access.token)
+    return response
+
+
+def _percent(rate: float | None) -> int | None:
+    return None if rate is None else round(rate * 100)
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+# --- the evening page: sharing and its games --------------------------------------------------
+
+
+def _qr(url: str, label: str) -> SafeString:
+    # segno writes presentation attributes only (fill=, stroke=), which the CSP allows.
+    svg = segno.make(url, error="m").svg_inline(
+        scale=1, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr", title=label
+    )
+    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # noqa: S308 - segno escapes the title; the rest is path data
+
+
+def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[dict[str, Any]]:
+    summaries = []
+    for game in reversed(games):
+        number = game.record.number
+        lines = tally.results(game)
+        summaries.append(
+            {
+                "number": number,
+                "ruleset": labels.RULESET_SHORT.get(game.record.ruleset, game.record.ruleset),
+                "finished": game.state.finished,
+                "round": game.state.round,
+                "rounds": game.state.rounds,
+                "started": bool(game.entries),
+                "results": sorted(lines, key=lambda r: (r.rank, r.seat)),
+                "winners": [r.name for r in lines if r.won],
+                "sheet_url": access.url("sheet", number),
+                "review_url": access.url("review", number),
+                "export_url": access.url("export", number),
+            }
+        )
+    return summaries
+
+
+def _evening_page(request: HtmxHttpRequest, access: Access) -> HttpResponse:
+    evening = _open(access)
+    games = tally.load_games(evening.games.order_by("number"))
+    context: dict[str, Any] = {
+        "evening": _shown(evening, access),
+        "read_only": access.read_only,
+        "games": _game_summaries(games, access),
+        "board_url": access.url("board"),
+        "big_url": access.url("board") + "?big=1",
+    }
+    watch = reverse("watch_evening", args=[evening.view_token])
+    context["watch_url"] = request.build_absolute_uri(watch)
+    context["watch_qr"] = _qr(context["watch_url"], _("Spectator link"))
+    if not access.read_only:
+        context["edit_url"] = request.build_absolute_uri(reverse("evening", args=[evening.token]))
+        context["edit_qr"] = _qr(context["edit_url"], _("Edit link"))
+    return _remember(request, render(request, "evenings/evening.html", context), access)
+
+
+@require_GET
+def evening_games(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    return _evening_page(request, Access(False, token))
+
+
+@require_GET
+def watch_evening_games(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
+    return _evening_page(request, Access(True, view_token))
+
+
+@require_GET
+def watch_evening(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
+    """The spectator link: the evening's latest game, read only."""
+    access = Access(True, view_token)
+    evening = _open(access)
+    number = evening.games.order_by("-number").values_list("number", flat=True).first()
+    if number is None:
+        return redirect(access.url("evening_games"))
+    return redirect(access.url("sheet", number))
+
+
+# --- the spectator's sheet and live polling ---------------------------------------------------
+
+
+def _sheet_context(request: HtmxHttpRequest, game: models.Game, access: Access) -> dict[str, Any]:
+    context = table._context(request, game)
+    if access.read_only:
+        context["evening"] = _shown(game.evening, access)
+        context["read_only"] = True
+    return context
+
+
+@require_GET
+def watch_sheet(request: HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    access = Access(True, view_token)
+    game = _game(access, number)
+    template = GAME_TEMPLATE + "#game" if request.htmx else GAME_TEMPLATE
+    response = render(request, template, _sheet_context(request, game, access))
+    if request.GET.get("view") in ("table", "focus"):
+        response.set_cookie(
+            table.VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax"
+        )
+    return response
+
+
+def _poll(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+    """204 while the game's version is the one the page shows; the fresh sheet otherwise.
+
+    One query answers "nothing changed": the game's version and the evening's newest
+    game number together. A newer game (Play again on another phone) moves the page there.
+    """
+    newest = (
+        models.Game.objects.filter(evening=OuterRef("evening"))
+        .order_by("-number")
+        .values("number")[:1]
+    )
+    row = (
+        models.Game.objects.filter(number=number, **access.lookup)
+        .annotate(newest=Subquery(newest))
+        .values_list("version", "newest")
+        .first()
+    )
+    if row is None:
+        raise Http404
+    version, newest_number = row
+    if newest_number > number:
+        url = access.url("sheet", newest_number)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    game = _game(access, number)
+    return render(request, GAME_TEMPLATE + "#game", _sheet_context(request, game, access))
+
+
+@require_GET
+@never_cache
+def poll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    return _poll(request, Access(False, token), number)
+
+
+@require_GET
+@never_cache
+def watch_poll(request: HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    return _poll(request, Access(True, view_token), number)
+
+
+# --- the leaderboard --------------------------------------------------------------------------
+
+
+def _board_context(
+    request: HtmxHttpRequest, evening: models.Evening, access: Access
+) -> dict[str, Any]:
+    games = tally.load_games(evening.games.order_by("number"))
+    board = tally.evening_tally(games)
+    big = request.GET.get("big") == "1"
+    lines = []
+    for line in board.lines:
+        url = None if access.read_only else reverse("player_stats", args=[line.name])
+        lines.append({"line": line, "url": url})
+    current = None
+    if board.current is not None:
+        number = board.current.record.number
+        current = {
+            "number": number,
+            "sheet": build(board.current.state),
+            "url": access.url("sheet", number),
+        }
+    latest = board.latest
+    poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
+    return {
+        "evening": _shown(evening, access),
+        "read_only": access.read_only,
+        "big": big,
+        "lines": lines,
+        "finished_count": len(board.finished),
+        "current": current,
+        "latest_url": access.url("sheet", latest.record.number) if latest else None,
+        "games_url": access.url("evening_games"),
+        "board_url": access.url("board"),
+        "poll_url": poll_url + ("&big=1" if big else ""),
+    }
+
+
+def _board(request: HtmxHttpRequest, access: Access) -> HttpResponse:
+    evening = _open(access)
+    context = _board_context(request, evening, access)
+    template = "evenings/board.html#board" if request.htmx else "evenings/board.html"
+    return _remember(request, render(request, template, context), access)
+
+
+@require_GET
+def board(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    return _board(request, Access(False, token))
+
+
+@require_GET
+def watch_board(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
+    return _board(request, Access(True, view_token))
+
+
+def _board_poll(request: HtmxHttpRequest, access: Access) -> HttpResponse:
+    versions = list(models.Game.objects.filter(**access.lookup).values_list("version", flat=True))
+    if not versions:
+        _open(access)  # a wrong token is a 404; an evening without games has nothing new
+        return HttpResponse(status=204)
+    if request.GET.get("sig") == f"{len(versions)}.{sum(versions)}":
+        return HttpResponse(status=204)
+    evening = _open(access)
+    return render(request, "evenings/board.html#board", _board_context(request, evening, access))
+
+
+@require_GET
+@never_cache
+def board_poll(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    return _board_poll(request, Access(False, token))
+
+
+@require_GET
+@never_cache
+def watch_board_poll(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
+    return _board_poll(request, Access(True, view_token))
+
+
+# --- reviewing a game -------------------------------------------------------------------------
+
+
+def _describe(game: models.Game, name: str, played: Played) -> str:
+    cell = labels.row_label(game.ruleset, played.row)
+    if len(services.RulesGame.new(game.ruleset, [name], game.options).columns) > 1:
+        cell = f"{cell} {labels.COLUMN_SYMBOLS[played.column]}"
+    if played.crossed or played.value == 0:
+        text = _("%(name)s crossed out %(cell)s.") % {"name": name, "cell": cell}
+    else:
+        text = _("%(name)s wrote %(value)d in %(cell)s.") % {
+            "name": name,
+            "value": played.value,
+            "cell": cell,
+        }
+    if played.bonus:
+        text += " " + _("Yahtzee bonus +%(bonus)d!") % {"bonus": played.bonus}
+    return text
+
+
+def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+    game = _game(access, number)
+    loaded = services.load(game)
+    count = len(loaded.entries)
+    turn = min(max(_int(request.GET.get("turn"), count), 0), count)
+    # The sheet as it stood after ``turn`` turns: the engine replays the first entries.
+    then = services.replay(game, loaded.seats, loaded.entries[:turn])
+    focus = _int(request.GET.get("p"), -1)
+    sheet = build(then.state, None, request.GET.get("view"), focus if focus >= 0 else None)
+    last = then.state.played[-1] if then.state.played else None
+    if last is not None:
+        for column in sheet.columns:
+            if column.player == last.move.player and column.column == last.column:
+                column.cells[last.row].state += " just-played"
+    players = len(loaded.seats)
+    running = tally.running_totals(loaded)
+    chart = charts.line_chart(
+        [
+            charts.Series(name, values)
+            for name, values in zip(loaded.state.players, running, strict=True)
+        ],
+        x_max=max((len(values) for values in running), default=1),
+        title=_("Running totals, round by round"),
+        description=_("One line per player: the total after each of their turns."),
+        x_label=_("Round"),
+        y_label=_("Points"),
+        marker=(turn - 1) // players + 1 if turn else None,
+    )
+    base = access.url("review", number)
+
+    def step(k: int) -> str:
+        query = f"?turn={k}"
+        if request.GET.get("view") in ("table", "focus"):
+            query += f"&view={request.GET['view']}"
+        return base + query
+
+    context = {
+        "evening": _shown(game.evening, access),
+        "game": game,
+        # A review never writes: its sheet has no links (the footer keeps the language
+        # switch on the edit link, as spectator pages hold no form at all).
+        "read_only": access.read_only,
+        "review": True,
+        "sheet": sheet,
+        "turn": turn,
+        "turns": count,
+        "step_first": step(0) if turn > 0 else None,
+        "step_back": step(turn - 1) if turn > 0 else None,
+        "step_next": step(turn + 1) if turn < count else None,
+        "step_last": step(count) if turn < count else None,
+        "described": _describe(game, then.state.players[last.move.player], last) if last else None,
+        "chart": chart,
+        "legend": [
+            {"name": name, "total": loaded.state.total(i), "swatch": charts.swatch(i)}
+            for i, name in enumerate(loaded.state.players)
+        ],
+        "final": loaded.state.finished,
+        "focus_links": [
+            {"name": p.name, "url": f"{base}?turn={turn}&view=focus&p={p.index}", "shown": p.shown}
+            for p in sheet.players
+        ],
+        "sheet_url": access.url("sheet", number),
+        "export_url": access.url("export", number),
+        "games_url": access.url("evening_games"),
+        "board_url": access.url("board"),
+    }
+    return render(request, "evenings/review.html", context)
+
+
+@require_GET
+def review(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    return _review(request, Access(False, token), number)
+
+
+@require_GET
+def watch_review(request: HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    return _review(request, Access(True, view_token), number)
+
+
+def _export(access: Access, number: int) -> HttpResponse:
+    game = _game(access, number)
+    response = HttpResponse(
+        services.export_document(game), content_type="application/json; charset=utf-8"
+    )
+    filename = f"scorepad-{game.evening.created_at:%Y-%m-%d}-game-{game.number}.json"
+    response["Content-Disposition"] = content_disposition_header(True, filename)
+    return response
+
+
+@require_GET
+def export(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    return _export(Access(False, token), number)
+
+
+@require_GET
+def watch_export(request: HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    return _export(Access(True, view_token), number)
+
+
+# --- what this browser knows: its evenings and its players ------------------------------------
+
+
+def known_evenings(request: HtmxHttpRequest) -> Any:
+    """The evenings named by this browser's cookie, newest first (a queryset)."""
+    return models.Evening.objects.filter(token__in=known.tokens(request)).order_by(
+        "-created_at", "-pk"
+    )
+
+
+@require_GET
+def history(request: HtmxHttpRequest) -> HttpResponse:
+    page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    evenings = list(page.object_list)
+    games = tally.load_games(
+        models.Game.objects.filter(evening__in=[e.pk for e in evenings]).order_by(
+            "evening_id", "number"
+        )
+    )
+    by_evening: dict[int, list[services.LoadedGame]] = {}
+    for game in games:
+        by_evening.setdefault(game.record.evening_id, []).append(game)
+    items = [
+        {
+            "evening": evening,
+            "games": _game_summaries(by_evening.get(evening.pk, []), Access(False, evening.token)),
+        }
+        for evening in evenings
+    ]
+    return render(request, "evenings/history.html", {"page": page, "items": items})
+
+
+@require_GET
+def player_stats(request: HtmxHttpRequest, name: str) -> HttpResponse:
+    """One player's numbers over the finished games of the evenings this browser knows."""
+    key = tally.name_key(name)
+    records = models.Game.objects.filter(evening__token__in=known.tokens(request))
+    games = tally.load_games(
+        records.select_related("evening").order_by("evening__created_at", "evening_id", "number")
+    )
+    if not key or not any(tally.name_key(s.player.name) == key for g in games for s in g.seats):
+        raise Http404
+    line = tally.player_line(games, key)
+    recent = line.results[-RECENT_GAMES:]
+    chart = None
+    if recent:
+        chart = charts.bar_chart(
+            [r.total for r in recent],
+            highlighted=[r.won for r in recent],
+            title=_("Recent totals"),
+            description=_("The totals of the last %(count)d finished games, oldest first.")
+            % {"count": len(recent)},
+            y_label=_("Points"),
+        )
+    rows = [
+        {
+            "result": r,
+            "evening": r.game.record.evening,
+            "number": r.game.record.number,
+            "ruleset": labels.RULESET_SHORT.get(r.game.record.ruleset, r.game.record.ruleset),
+            "review_url": reverse(
+                "review", args=[r.game.record.evening.token, r.game.record.number]
+            ),
+        }
+        for r in reversed(recent)
+    ]
+    context = {
+        "line": line,
+        "name": line.name or name,
+        "win_rate": _percent(line.win_rate),
+        "bonus_rate": _percent(line.bonus_rate),
+        "chart": chart,
+        "rows": rows,
+    }
+    return render(request, "evenings/player.html", context)

@@ -1,0 +1,627 @@
+"""The table-side views through the test client: what a phone's request stores and answers.
+
+Every refusal must say why in the response and store nothing: the tests count the
+entries and read the game's version before and after.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import models, services
+from games.rules import Move
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def new_game(
+    names: tuple[str, ...] = ("Ann", "Bob"),
+    ruleset: str = "yahtzee",
+    options: dict[str, Any] | None = None,
+    mode: str = "value",
+    first: int = 0,
+) -> models.Game:
+    return services.create_evening(list(names), ruleset, options or {}, mode, first)
+
+
+def url(game: models.Game, name: str) -> str:
+    return reverse(name, args=[game.evening.token, game.number])
+
+
+def fresh(game: models.Game) -> models.Game:
+    return models.Game.objects.get(pk=game.pk)
+
+
+def snapshot(game: models.Game) -> tuple[int, int, dict[str, Any]]:
+    record = fresh(game)
+    return models.Entry.objects.filter(game=game).count(), record.version, record.pending
+
+
+def play(game: models.Game, row: str, *, value: int | None = None, column: str | None = None):
+    """One turn for whoever is to play, through the service (not the view); no value crosses out."""
+    player = services.load(fresh(game)).state.current_player
+    if value is None:
+        move = Move(player, row, column, cross=True)
+    else:
+        move = Move(player, row, column, value=value)
+    return services.record_turn(game.pk, move, None)
+
+
+def play_to_the_end(game: models.Game, leave: int = 0) -> None:
+    """Fill every sheet (the first allowed cell, its highest offer) but the last ``leave`` turns."""
+    while True:
+        state = services.load(fresh(game)).state
+        remaining = state.rounds * len(state.players) - len(state.played)
+        if remaining <= leave:
+            return
+        column, row = state.playable_cells()[0]
+        value = state.offered_values(row)[-1]
+        services.record_turn(game.pk, Move(state.current_player, row, column, value=value), None)
+
+
+def score(
+    client: Client, game: models.Game, *, htmx: bool = True, **fields: Any
+) -> Any:
+    data = {"version": fresh(game).version, **fields}
+    data = {key: value for key, value in data.items() if value is not None}
+    return client.post(url(game, "score"), data, headers=HTMX if htmx else {})
+
+
+def assert_refused(
+    response: Any, game: models.Game, before: tuple[int, int, dict[str, Any]], words: str
+) -> None:
+    assert response.status_code in (409, 422), response.status_code
+    text = response.content.decode()
+    assert 'class="error" role="alert"' in text
+    assert words in text, text[:3000]
+    assert snapshot(game) == before
+
+
+# --- scoring ----------------------------------------------------------------------------------
+
+
+def test_a_scoring_request_from_htmx_answers_with_the_game_partial(client: Client) -> None:
+    game = new_game()
+    response = score(client, game, player=0, row="fives", choice="v:15")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html
+    assert html.lstrip().startswith('<div id="game"')
+    assert "Ann: 15 in Fives." in html
+    entry = models.Entry.objects.get(game=game)
+    assert (entry.row, entry.value, entry.crossed) == ("fives", 15, False)
+    assert fresh(game).version == 1
+
+
+def test_a_scoring_form_without_htmx_redirects_to_the_sheet(client: Client) -> None:
+    game = new_game()
+    response = score(client, game, htmx=False, player=0, row="ones", choice="x")
+    assert response.status_code == 302
+    assert response["Location"] == url(game, "sheet")
+    assert models.Entry.objects.get(game=game).crossed
+
+
+def test_it_records_the_yahtzee_bonus_chosen_in_the_picker(client: Client) -> None:
+    game = new_game()
+    play(game, "five_of_a_kind", value=50)
+    play(game, "ones")
+    response = score(client, game, player=0, row="fours", choice="y:20")
+    assert response.status_code == 200
+    assert "Yahtzee bonus +100!" in response.content.decode()
+    assert services.load(fresh(game)).state.totals() == [50 + 20 + 100, 0]
+
+
+def test_it_refuses_a_filled_cell(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    play(game, "ones", value=2)
+    before = snapshot(game)
+    response = score(client, game, player=0, row="ones", choice="v:4")
+    assert_refused(response, game, before, "Ann&#x27;s Ones (Free) is already filled.")
+    assert "<html" not in response.content.decode()
+
+
+def test_it_refuses_a_filled_cell_without_htmx_on_the_whole_page(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    play(game, "ones", value=2)
+    before = snapshot(game)
+    response = score(client, game, htmx=False, player=0, row="ones", choice="x")
+    assert_refused(response, game, before, "is already filled")
+    assert "<html" in response.content.decode()
+
+
+def test_it_refuses_a_cell_the_order_forbids(client: Client) -> None:
+    game = new_game(ruleset="yams", options={"order": "ordered"})
+    before = snapshot(game)
+    response = score(client, game, player=0, row="twos", column="down", choice="v:4")
+    assert_refused(
+        response, game, before, "The Down column is played in order: the next cell is Ones."
+    )
+
+
+def test_it_refuses_the_wrong_players_turn(client: Client) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = score(client, game, player=1, row="ones", choice="v:1")
+    assert_refused(response, game, before, "It is Ann&#x27;s turn, not Bob&#x27;s.")
+
+
+def test_it_refuses_a_value_not_offered(client: Client) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = score(client, game, player=0, row="ones", choice="v:7")
+    assert_refused(response, game, before, "7 is not a score Ones can take")
+
+
+def test_it_refuses_a_yahtzee_bonus_without_fifty_in_the_box(client: Client) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = score(client, game, player=0, row="fours", choice="y:20")
+    assert_refused(response, game, before, "A Yahtzee bonus needs 50 in the Yahtzee box.")
+
+
+def test_it_refuses_a_turn_in_a_finished_game(client: Client) -> None:
+    game = new_game(ruleset="yam", names=("Ann",))
+    play_to_the_end(game)
+    before = snapshot(game)
+    response = score(client, game, player=0, row="ones", choice="x")
+    assert_refused(response, game, before, "The game is over")
+
+
+def test_it_refuses_a_stale_version_with_409(client: Client) -> None:
+    game = new_game()
+    seen = fresh(game).version
+    play(game, "ones", value=3)  # another phone wrote meanwhile
+    before = snapshot(game)
+    response = client.post(
+        url(game, "score"),
+        {"version": seen, "player": 0, "row": "twos", "choice": "v:4"},
+        headers=HTMX,
+    )
+    assert response.status_code == 409
+    assert 'role="alert"' in response.content.decode()
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("fields", "words"),
+    [
+        ({"row": "ones", "choice": "v:1"}, "Whose turn is it?"),
+        ({"player": "Ann", "row": "ones", "choice": "v:1"}, "Whose turn is it?"),
+        ({"player": 7, "row": "ones", "choice": "v:1"}, "Unknown player."),
+        ({"player": 0, "row": "ones", "column": "sideways", "choice": "v:1"}, "Unknown column"),
+        ({"player": 0, "row": "sevens", "choice": "v:1"}, "Unknown cell"),
+        ({"player": 0, "row": "ones", "choice": "v:abc"}, "Pick a value or Cross out"),
+        ({"player": 0, "row": "ones", "choice": ""}, "Pick a value or Cross out"),
+        ({"player": 0, "row": "ones", "choice": "dice"}, "Enter the five dice first."),
+    ],
+)
+def test_it_refuses_garbage_fields(client: Client, fields: dict[str, Any], words: str) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = score(client, game, **fields)
+    assert_refused(response, game, before, words)
+
+
+@pytest.mark.parametrize("version", ["abc", "", None])
+def test_it_refuses_a_missing_or_non_numeric_version(client: Client, version: Any) -> None:
+    game = new_game()
+    before = snapshot(game)
+    data = {"player": 0, "row": "ones", "choice": "v:1"}
+    if version is not None:
+        data["version"] = version
+    response = client.post(url(game, "score"), data, headers=HTMX)
+    assert_refused(response, game, before, "out of date")
+
+
+def test_it_refuses_to_score_with_get(client: Client) -> None:
+    game = new_game()
+    assert client.get(url(game, "score")).status_code == 405
+
+
+# --- the value picker ---------------------------------------------------------------------------
+
+
+def test_the_picker_offers_the_cells_values_and_cross_out(client: Client) -> None:
+    game = new_game()
+    response = client.get(url(game, "pick") + "?column=free&row=fives", headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html and 'id="game"' not in html
+    for value in (5, 10, 15, 20, 25):
+        assert f'value="v:{value}"' in html
+    assert 'value="x"' in html
+    assert 'value="y:' not in html
+
+
+def test_the_picker_offers_the_yahtzee_joker_once_the_box_holds_fifty(client: Client) -> None:
+    game = new_game()
+    play(game, "five_of_a_kind", value=50)
+    play(game, "ones")
+    fives = client.get(url(game, "pick") + "?column=free&row=fives", headers=HTMX)
+    assert 'value="y:25"' in fives.content.decode()
+    assert "Yahtzee! (+100 bonus, Joker)" in fives.content.decode()
+    # Every upper box is open, so five alike cannot go in Full house: the picker says where.
+    full = client.get(url(game, "pick") + "?column=free&row=full_house", headers=HTMX)
+    assert 'value="y:' not in full.content.decode()
+    assert "Another Yahtzee?" in full.content.decode()
+
+
+def test_the_picker_refuses_a_cell_that_cannot_be_played(client: Client) -> None:
+    game = new_game(ruleset="yams", options={"order": "ordered"})
+    response = client.get(url(game, "pick") + "?column=down&row=sixes", headers=HTMX)
+    assert response.status_code == 422
+    assert "That cell cannot be played now." in response.content.decode()
+
+
+# --- undo and reset -----------------------------------------------------------------------------
+
+
+def test_undo_reopens_the_last_cell(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    version = fresh(game).version
+    response = client.post(url(game, "undo"), {"version": version}, headers=HTMX)
+    assert response.status_code == 200
+    assert "Undone: Ann&#x27;s Ones is open again." in response.content.decode()
+    assert models.Entry.objects.filter(game=game).count() == 0
+    assert fresh(game).version == version + 1
+
+
+def test_undo_reopens_the_final_turn_of_a_finished_game(client: Client) -> None:
+    game = new_game(ruleset="yam", names=("Ann", "Bob"))
+    play_to_the_end(game)
+    assert services.load(fresh(game)).state.finished
+    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert response.status_code == 200
+    state = services.load(fresh(game)).state
+    assert not state.finished
+    assert state.current_player == 1
+
+
+def test_undo_with_nothing_to_undo_is_refused(client: Client) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert_refused(response, game, before, "Nothing to undo.")
+
+
+def test_undo_from_an_old_sheet_is_refused(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    play(game, "ones", value=2)
+    before = snapshot(game)
+    response = client.post(url(game, "undo"), {"version": before[1] - 1}, headers=HTMX)
+    assert response.status_code == 409
+    assert snapshot(game) == before
+
+
+def test_reset_asks_first(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    response = client.get(url(game, "reset"), headers=HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Yes, reset the game" in html and "Keep playing" in html
+    assert models.Entry.objects.filter(game=game).count() == 1
+
+
+def test_reset_clears_this_game_and_keeps_the_evenings_earlier_games(client: Client) -> None:
+    first = new_game(ruleset="yam")
+    play_to_the_end(first)
+    second = services.play_again(first.pk)
+    play(second, "ones", value=2)
+    play(second, "twos", value=4)
+    earlier = list(models.Entry.objects.filter(game=first).values_list("pk", flat=True))
+    response = client.post(url(second, "reset"), {"version": fresh(second).version}, headers=HTMX)
+    assert response.status_code == 200
+    assert "Back to round 1, same players." in response.content.decode()
+    assert models.Entry.objects.filter(game=second).count() == 0
+    assert list(models.Entry.objects.filter(game=first).values_list("pk", flat=True)) == earlier
+    assert [s.player.name for s in services.load(fresh(second)).seats] == ["Ann", "Bob"]
+
+
+def test_reset_from_an_old_sheet_is_refused(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    before = snapshot(game)
+    response = client.post(url(game, "reset"), {"version": before[1] - 1}, headers=HTMX)
+    assert response.status_code == 409
+    assert snapshot(game) == before
+
+
+# --- entry mode ----------------------------------------------------------------------------------
+
+
+def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
+    game = new_game()
+    play(game, "fives", value=15)
+    play(game, "chance", value=22)
+    totals = services.load(fresh(game)).state.totals()
+    for mode in ("dice", "virtual", "value"):
+        response = client.post(url(game, "entry_mode"), {"mode": mode}, headers=HTMX)
+        assert response.status_code == 200
+        assert fresh(game).entry_mode == mode
+        assert services.load(fresh(game)).state.totals() == totals
+    assert models.Entry.objects.filter(game=game).count() == 2
+
+
+def test_an_unknown_entry_mode_is_refused(client: Client) -> None:
+    game = new_game()
+    before = snapshot(game)
+    response = client.post(url(game, "entry_mode"), {"mode": "telepathy"}, headers=HTMX)
+    assert_refused(response, game, before, "Unknown entry mode.")
+    assert fresh(game).entry_mode == "value"
+
+
+# --- dice and virtual dice ------------------------------------------------------------------------
+
+
+def tap_die(client: Client, game: models.Game, **fields: Any) -> Any:
+    data = {"version": fresh(game).version, **fields}
+    return client.post(url(game, "die"), data, headers=HTMX)
+
+
+def test_dice_taps_fill_and_clear_slots_then_a_box_scores_them(client: Client) -> None:
+    game = new_game(mode="dice")
+    for face in (6, 6, 2, 6, 6):
+        assert tap_die(client, game, face=face).status_code == 200
+    assert fresh(game).pending["dice"] == [6, 6, 2, 6, 6]
+    tap_die(client, game, slot=2)
+    tap_die(client, game, face=6)
+    assert fresh(game).pending["dice"] == [6, 6, 6, 6, 6]
+    page = client.get(url(game, "sheet")).content.decode()
+    assert 'aria-label="Yahtzee: 50"' in page
+    response = score(client, game, player=0, row="five_of_a_kind", choice="dice")
+    assert response.status_code == 200
+    entry = models.Entry.objects.get(game=game)
+    assert (entry.value, entry.dice) == (50, (6, 6, 6, 6, 6))
+    assert fresh(game).pending == {}
+
+
+def test_dice_mode_enforces_the_joker(client: Client) -> None:
+    game = new_game(mode="dice")
+    models.Game.objects.filter(pk=game.pk).update(pending={"dice": [4, 4, 4, 4, 4]})
+    score(client, game, player=0, row="five_of_a_kind", choice="dice")
+    play(game, "ones")
+    models.Game.objects.filter(pk=game.pk).update(pending={"dice": [4, 4, 4, 4, 4]})
+    before = snapshot(game)
+    response = score(client, game, player=0, row="full_house", choice="dice")
+    assert_refused(response, game, before, "Joker: five 4s must go in Fours.")
+    response = score(client, game, player=0, row="fours", choice="dice")
+    assert response.status_code == 200
+    assert services.load(fresh(game)).state.totals()[0] == 50 + 20 + 100
+
+
+@pytest.mark.parametrize("fields", [{"face": 7}, {"face": 0}, {"face": "x"}, {"slot": 0}, {}])
+def test_a_bad_die_tap_is_refused(client: Client, fields: dict[str, Any]) -> None:
+    game = new_game(mode="dice")
+    before = snapshot(game)
+    response = tap_die(client, game, **fields)
+    assert_refused(response, game, before, "Tap a face from 1 to 6, or a die to clear it.")
+
+
+def test_a_sixth_die_is_not_added(client: Client) -> None:
+    game = new_game(mode="dice")
+    models.Game.objects.filter(pk=game.pk).update(pending={"dice": [1, 2, 3, 4, 5]})
+    before = snapshot(game)
+    response = tap_die(client, game, face=6)
+    assert response.status_code == 422
+    assert snapshot(game) == before
+
+
+def roll(client: Client, game: models.Game) -> Any:
+    return client.post(url(game, "roll"), {"version": fresh(game).version}, headers=HTMX)
+
+
+def hold(client: Client, game: models.Game, index: Any) -> Any:
+    data = {"version": fresh(game).version, "index": index}
+    return client.post(url(game, "hold"), data, headers=HTMX)
+
+
+def test_virtual_dice_roll_three_times_keeping_held_dice(client: Client) -> None:
+    game = new_game(mode="virtual")
+    assert roll(client, game).status_code == 200
+    first = fresh(game).pending
+    assert len(first["dice"]) == 5 and all(1 <= d <= 6 for d in first["dice"])
+    assert first["rolls"] == []
+    assert hold(client, game, 0).status_code == 200
+    assert hold(client, game, 4).status_code == 200
+    assert fresh(game).pending["held"] == [True, False, False, False, True]
+    roll(client, game)
+    second = fresh(game).pending
+    assert second["rolls"] == [first["dice"]]
+    assert (second["dice"][0], second["dice"][4]) == (first["dice"][0], first["dice"][4])
+    roll(client, game)
+    assert len(fresh(game).pending["rolls"]) == 2
+    before = snapshot(game)
+    response = roll(client, game)
+    assert_refused(response, game, before, "Three rolls are the most a turn has.")
+    # The turn is scored with its rolls kept.
+    last = fresh(game).pending
+    score(client, game, player=0, row="chance", choice="dice")
+    entry = models.Entry.objects.get(game=game)
+    assert entry.dice == tuple(last["dice"])
+    assert entry.rolls == last["rolls"] and len(entry.rolls) == 2
+    assert entry.value == sum(entry.dice)
+
+
+@pytest.mark.parametrize("index", [None, "x", 5, -1])
+def test_holding_before_rolling_or_out_of_range_is_refused(client: Client, index: Any) -> None:
+    game = new_game(mode="virtual")
+    if index != "x":
+        roll(client, game)
+    before = snapshot(game)
+    response = hold(client, game, "" if index is None else index)
+    assert_refused(response, game, before, "Roll first, then tap a die to hold it.")
+
+
+def test_restart_turn_clears_the_dice(client: Client) -> None:
+    game = new_game(mode="virtual")
+    roll(client, game)
+    response = client.post(
+        url(game, "restart_turn"), {"version": fresh(game).version}, headers=HTMX
+    )
+    assert response.status_code == 200
+    assert fresh(game).pending == {}
+
+
+def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -> None:
+    game = new_game(names=("Ann",), ruleset="yams-columns", options={"columns": 4}, mode="virtual")
+    state = services.load(game).state
+    for column in ("down", "free", "up"):
+        for row in state.rows if column != "up" else reversed(state.rows):
+            play(game, row, column=column)
+    roll(client, game)
+    sheet = client.get(url(game, "sheet")).content.decode()
+    assert "tap a box to score these dice." in sheet
+    assert sheet.count('class="tap preview"') == len(state.rows)
+    before = snapshot(game)
+    response = roll(client, game)
+    assert_refused(response, game, before, "Only dry boxes are left")
+
+
+# --- players ---------------------------------------------------------------------------------------
+
+
+def change(client: Client, game: models.Game, **fields: Any) -> Any:
+    return client.post(url(game, "players"), fields)
+
+
+def seat_names(game: models.Game) -> list[str]:
+    return [seat.player.name for seat in services.load(fresh(game)).seats]
+
+
+def test_players_can_be_renamed_at_any_time(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob", "Cy"))
+    play(game, "ones", value=2)
+    response = change(client, game, action="rename", seat=1, name="Bobby")
+    assert response.status_code == 302
+    assert seat_names(game) == ["Ann", "Bobby", "Cy"]
+
+
+def test_players_can_be_added_moved_and_removed_before_the_first_score(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob", "Cy"))
+    assert change(client, game, action="add", name="Dee").status_code == 302
+    assert change(client, game, action="up", seat=3).status_code == 302
+    assert seat_names(game) == ["Ann", "Bob", "Dee", "Cy"]
+    assert change(client, game, action="down", seat=0).status_code == 302
+    assert seat_names(game) == ["Bob", "Ann", "Dee", "Cy"]
+    assert change(client, game, action="remove", seat=2).status_code == 302
+    assert seat_names(game) == ["Bob", "Ann", "Cy"]
+
+
+def test_removing_a_player_asks_first(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob", "Cy"))
+    page = client.get(url(game, "players") + "?remove=1").content.decode()
+    assert "Remove Bob from this game?" in page
+    assert 'name="action" value="remove"' in page and "Keep everyone" in page
+    assert seat_names(game) == ["Ann", "Bob", "Cy"]
+    # The list itself only links to the question: no one-tap removal.
+    plain = client.get(url(game, "players")).content.decode()
+    assert 'value="remove"' not in plain
+    assert "?remove=1" in plain
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"action": "add", "name": "Dee"},
+        {"action": "remove", "seat": 1},
+        {"action": "up", "seat": 1},
+        {"action": "down", "seat": 0},
+    ],
+)
+def test_seats_are_fixed_after_the_first_score(client: Client, fields: dict[str, Any]) -> None:
+    game = new_game(names=("Ann", "Bob", "Cy"))
+    play(game, "ones", value=2)
+    before = snapshot(game)
+    response = change(client, game, **fields)
+    assert response.status_code == 422
+    assert "only before the first score" in response.content.decode()
+    assert seat_names(game) == ["Ann", "Bob", "Cy"]
+    assert snapshot(game) == before
+
+
+def test_a_rename_to_an_other_players_name_is_refused(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob"))
+    response = change(client, game, action="rename", seat=1, name="ann")
+    assert response.status_code == 422
+    assert "Two players have the same name." in response.content.decode()
+    assert seat_names(game) == ["Ann", "Bob"]
+
+
+# --- play again ------------------------------------------------------------------------------------
+
+
+def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob", "Cy"), ruleset="yam", first=2)
+    play_to_the_end(game)
+    response = client.post(url(game, "play_again"))
+    second = models.Game.objects.get(evening=game.evening, number=2)
+    assert response.status_code == 302
+    assert response["Location"] == url(second, "sheet")
+    assert second.first_seat == 0
+    assert seat_names(second) == ["Ann", "Bob", "Cy"]
+    assert (second.ruleset, second.options) == (game.ruleset, game.options)
+    play_to_the_end(second)
+    response = client.post(url(second, "play_again"), headers=HTMX)
+    third = models.Game.objects.get(evening=game.evening, number=3)
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == url(third, "sheet")
+    assert third.first_seat == 1
+
+
+def test_play_again_before_the_end_is_refused(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=1)
+    response = client.post(url(game, "play_again"), headers=HTMX)
+    assert response.status_code == 422
+    assert "Finish this game first." in response.content.decode()
+    assert game.evening.games.count() == 1
+
+
+def test_the_game_over_panel_offers_play_again_with_the_next_starter(client: Client) -> None:
+    game = new_game(names=("Ann", "Bob"), ruleset="yam", first=0)
+    play_to_the_end(game)
+    page = client.get(url(game, "sheet")).content.decode()
+    assert "Game over" in page
+    assert "Play again — Bob starts" in page
+
+
+# --- looking things up -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "method"),
+    [
+        ("sheet", "get"),
+        ("pick", "get"),
+        ("score", "post"),
+        ("undo", "post"),
+        ("reset", "post"),
+        ("entry_mode", "post"),
+        ("die", "post"),
+        ("roll", "post"),
+        ("hold", "post"),
+        ("play_again", "post"),
+        ("players", "get"),
+    ],
+)
+def test_a_wrong_token_is_a_404(client: Client, name: str, method: str) -> None:
+    game = new_game()
+    for token, number in (("not-a-token", game.number), (game.evening.token, 99)):
+        target = reverse(name, args=[token, number])
+        response = getattr(client, method)(target, {"version": 0}, headers=HTMX)
+        assert response.status_code == 404
+    assert snapshot(game) == (0, 0, {})
