@@ -141,13 +141,17 @@ class Table:
         return self.shown_dice()
 
     def hold(self, index: int) -> None:
-        self.write(self.page.locator(f".virtual form.slots button[name=index][value='{index}']").click)
+        die = self.page.locator(f".virtual form.slots button[name=index][value='{index}']")
+        self.write(die.click)
 
     def held(self) -> list[bool]:
         dice = self.page.locator(".virtual form.slots button[name=index]")
-        return [pressed == "true" for pressed in dice.evaluate_all(
-            "dice => dice.map(d => d.getAttribute('aria-pressed'))"
-        )]
+        return [
+            pressed == "true"
+            for pressed in dice.evaluate_all(
+                "dice => dice.map(d => d.getAttribute('aria-pressed'))"
+            )
+        ]
 
     def hold_only(self, indexes: Sequence[int]) -> None:
         """Tap the dice whose held state must change so that exactly ``indexes`` are held."""

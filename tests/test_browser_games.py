@@ -27,9 +27,7 @@ def table(page: Page, live_server: LiveServer) -> Table:
     return Table(page, live_server.url)
 
 
-def value_choice(
-    shadow: RulesGame, row: str, pick: str, column: str = "free"
-) -> tuple[str, Move]:
+def value_choice(shadow: RulesGame, row: str, pick: str, column: str = "free") -> tuple[str, Move]:
     """A value-mode choice (``high``, ``low``, ``mid`` or ``cross``) and the move it makes."""
     player = shadow.current_player
     assert player is not None

@@ -208,13 +208,17 @@ def test_switching_the_entry_mode_mid_game_changes_no_score(table: Table) -> Non
     table.pick(1, "full_house", "free", "v:25")
     table.pick(0, "chance", "free", "v:17")
     before = table.strip_totals()
-    cells = [table.value_in(0, "fives", "free"), table.value_in(1, "full_house", "free")]
+
+    def cells() -> list[str]:
+        return [table.value_in(0, "fives", "free"), table.value_in(1, "full_house", "free")]
+
+    written = cells()
     entries = list(models.Entry.objects.filter(game=table.game()).values_list("value", flat=True))
 
     for mode in ("dice", "virtual", "value", "dice"):
         table.switch_mode(mode)
         assert table.strip_totals() == before
-        assert [table.value_in(0, "fives", "free"), table.value_in(1, "full_house", "free")] == cells
+        assert cells() == written
     stored = models.Entry.objects.filter(game=table.game()).values_list("value", flat=True)
     assert list(stored) == entries
 
@@ -254,9 +258,8 @@ def test_the_french_page(browser: Browser, live_server: LiveServer) -> None:
         table.start(["Ann", "Bob"], "yahtzee", "value", starter=1)
         expect(page.locator("html")).to_have_attribute("lang", "fr")
         expect(page.locator("details.menu summary")).to_have_text(words["menu"])
-        expect(page.locator(".sheet tr", has=table.cell(0, "three_of_a_kind", "free"))).to_contain_text(
-            words["three"]
-        )
+        three = page.locator(".sheet tr", has=table.cell(0, "three_of_a_kind", "free"))
+        expect(three.locator("th")).to_have_text(words["three"])
         expect(page.locator(".sheet th[scope=row]", has_text=words["full"])).to_be_visible()
         expect(page.locator(".sheet th[scope=row]", has_text=words["five"])).to_be_visible()
         table.cell(0, "ones", "free").locator("a.tap").click()
@@ -375,3 +378,22 @@ def test_axe_finds_no_serious_violation(
         table.pick(player, row, column, "x")
         expect(page.locator(".game-over")).to_be_visible()
         assert serious_violations(page) == [], "game over"
+
+
+def test_the_value_picker_offers_another_yahtzee_with_its_bonus(table: Table) -> None:
+    table.start(["Ann", "Bob"], "yahtzee", "value", starter=1)
+    page = table.page
+    table.pick(0, "five_of_a_kind", "free", "v:50")
+    table.pick(1, "ones", "free", "x")
+    # Where five alike may go, the picker offers them with the +100 bonus...
+    table.cell(0, "fours", "free").locator("a.tap").click()
+    jokers = page.locator("form.picker fieldset.jokers")
+    expect(jokers.locator("legend")).to_have_text("Yahtzee! (+100 bonus, Joker)")
+    expect(jokers.locator(".chip")).to_have_text(["20+100"])
+    # ...and where they may not (Full house, while every upper box is open), it says why.
+    table.cell(0, "full_house", "free").locator("a.tap").click()
+    expect(page.locator("form.picker:has(input[value=full_house]) .joker-hint")).to_be_visible()
+    expect(page.locator("form.picker fieldset.jokers")).to_have_count(0)
+    table.pick(0, "fours", "free", "y:20")
+    expect(page.locator(".notice")).to_contain_text("Yahtzee bonus +100!")
+    assert table.strip_totals() == [170, 0] == table.engine_totals()

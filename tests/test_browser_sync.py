@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from evening_support import again, best, by_player, cross, evening, least, play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from evening_support import again, best, by_player, cross, evening, least, play
 from games import models
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -126,9 +126,7 @@ def test_play_again_on_one_phone_moves_the_others_to_the_new_game(
     assert models.Game.objects.filter(evening=game.evening).count() == 2
 
 
-def test_the_big_screen_shows_the_current_game_live(
-    live_server: LiveServer, contexts: Any
-) -> None:
+def test_the_big_screen_shows_the_current_game_live(live_server: LiveServer, contexts: Any) -> None:
     game = evening(("Ann", "Bob"))
     token, view = game.evening.token, game.evening.view_token
     tv = contexts(viewport={"width": 1280, "height": 720}).new_page()

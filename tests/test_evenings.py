@@ -1,4 +1,4 @@
-"""Evenings across phones: sharing links, spectators who never write, polling, remembered evenings."""
+"""Evenings across phones: sharing, spectators who never write, polling, remembered evenings."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
-
 from evening_support import again, best, by_player, cross, evening, least, play
+
 from games import known, models, services
 from games.rules import Move
 
@@ -96,7 +96,9 @@ def test_the_spectator_sheet_fragment_has_no_edit_token(client: Client) -> None:
     game = evening()
     play(game, best, turns=2)
     view = game.evening.view_token
-    response = client.get(reverse("watch_poll", args=[view, 1]) + "?v=0", headers={"HX-Request": "true"})
+    response = client.get(
+        reverse("watch_poll", args=[view, 1]) + "?v=0", headers={"HX-Request": "true"}
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert html.startswith('<div id="game"') or '<div id="game"' in html[:200]

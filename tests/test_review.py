@@ -10,8 +10,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-
 from evening_support import best, by_player, cross, evening, least, play
+
 from games import models, services
 
 pytestmark = pytest.mark.django_db
@@ -106,7 +106,7 @@ def test_the_chart_has_one_line_per_player_and_a_point_per_round(client: Client)
         seat = next(s.position for s in loaded.seats if s.player_id == entry.player_id)
         running[seat].append(then.state.total(seat))
     # y = top − scale × total: one scale and one baseline fit every point of every line.
-    (x0, y0), (x1, y1) = lines[0][0], lines[0][-1]
+    (_x0, y0), (_x1, y1) = lines[0][0], lines[0][-1]
     scale = (y0 - y1) / (running[0][-1] - running[0][0])
     base = y0 + scale * running[0][0]
     for line, totals in zip(lines, running, strict=True):

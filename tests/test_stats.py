@@ -9,8 +9,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-
 from evening_support import again, best, by_player, cross, evening, least, play
+
 from games import charts, models, services, tally
 from games.rules import Move
 

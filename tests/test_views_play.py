@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HX-Request": "true"}
 
 
-# --- helpers --------------------------------------------------------------------------------
+# --- helpers ------------------------------------------------------------------------------------
 
 
 def new_game(
@@ -68,9 +68,7 @@ def play_to_the_end(game: models.Game, leave: int = 0) -> None:
         services.record_turn(game.pk, Move(state.current_player, row, column, value=value), None)
 
 
-def score(
-    client: Client, game: models.Game, *, htmx: bool = True, **fields: Any
-) -> Any:
+def score(client: Client, game: models.Game, *, htmx: bool = True, **fields: Any) -> Any:
     data = {"version": fresh(game).version, **fields}
     data = {key: value for key, value in data.items() if value is not None}
     return client.post(url(game, "score"), data, headers=HTMX if htmx else {})
@@ -86,7 +84,7 @@ def assert_refused(
     assert snapshot(game) == before
 
 
-# --- scoring ----------------------------------------------------------------------------------
+# --- scoring ------------------------------------------------------------------------------------
 
 
 def test_a_scoring_request_from_htmx_answers_with_the_game_partial(client: Client) -> None:
@@ -340,7 +338,7 @@ def test_reset_from_an_old_sheet_is_refused(client: Client) -> None:
     assert snapshot(game) == before
 
 
-# --- entry mode ----------------------------------------------------------------------------------
+# --- entry mode ---------------------------------------------------------------------------------
 
 
 def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
@@ -364,7 +362,7 @@ def test_an_unknown_entry_mode_is_refused(client: Client) -> None:
     assert fresh(game).entry_mode == "value"
 
 
-# --- dice and virtual dice ------------------------------------------------------------------------
+# --- dice and virtual dice ----------------------------------------------------------------------
 
 
 def tap_die(client: Client, game: models.Game, **fields: Any) -> Any:
@@ -491,7 +489,7 @@ def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -
     assert_refused(response, game, before, "Only dry boxes are left")
 
 
-# --- players ---------------------------------------------------------------------------------------
+# --- players ------------------------------------------------------------------------------------
 
 
 def change(client: Client, game: models.Game, **fields: Any) -> Any:
@@ -561,7 +559,7 @@ def test_a_rename_to_an_other_players_name_is_refused(client: Client) -> None:
     assert seat_names(game) == ["Ann", "Bob"]
 
 
-# --- play again ------------------------------------------------------------------------------------
+# --- play again ---------------------------------------------------------------------------------
 
 
 def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> None:
@@ -599,7 +597,7 @@ def test_the_game_over_panel_offers_play_again_with_the_next_starter(client: Cli
     assert "Play again — Bob starts" in page
 
 
-# --- looking things up -----------------------------------------------------------------------------
+# --- looking things up --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
