@@ -12,7 +12,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 	    && { command -v "$$p"; break; }; \
 	done)
 
-.PHONY: install run test lint format migrate messages chromium
+.PHONY: install run test lint format migrate messages chromium load bench
 
 install: $(VENV)/.installed
 
@@ -59,3 +59,18 @@ format: install
 messages: install
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
+
+# 40 tables of full games at once under gunicorn + PostgreSQL (127.0.0.1), one worker
+# SIGKILLed midway; fails if an acknowledged write is lost. LOAD_ARGS="--tables 10".
+load: install
+	$(BIN)/python scripts/load.py $(LOAD_ARGS)
+
+# Performance (bench/run.py, under 5 minutes): gunicorn with production settings on SQLite,
+# then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
+# and dropped), each page's requests/s against a trivial view's; fails on a missed budget.
+# First the rules engine's own speed (pytest-benchmark). Results: bench/results/latest.json.
+bench: install
+	@mkdir -p bench/results
+	$(BIN)/pytest bench/test_engine_speed.py -q --benchmark-sort=name \
+	  --benchmark-columns=min,median,mean,rounds --benchmark-json=bench/results/engine.json
+	$(BIN)/python -m bench.run

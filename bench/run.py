@@ -40,6 +40,8 @@ LABELS = {
     "floor": "floor (/healthz)",
     "score_value": "score, value mode",
     "score_dice": "score, dice mode",
+    "score_value_8x4": "score, value, 8×4",
+    "score_dice_8x4": "score, dice, 8×4",
     "sheet": "sheet 8×4 (page)",
     "sheet_table": "sheet 8×4 table view",
     "poll": "poll, unchanged",
@@ -149,6 +151,22 @@ def table(reports: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def engine_figures() -> dict[str, dict[str, float]]:
+    """The engine benchmark `make bench` ran just before (bench/results/engine.json)."""
+    path = RESULTS.parent / "engine.json"
+    if not path.exists() or path.stat().st_mtime < time.time() - 3600:
+        return {}
+    benchmarks = json.loads(path.read_text()).get("benchmarks", [])
+    return {
+        b["name"]: {
+            "median_ms": round(b["stats"]["median"] * 1000, 4),
+            "min_ms": round(b["stats"]["min"] * 1000, 4),
+            "rounds": b["stats"]["rounds"],
+        }
+        for b in benchmarks
+    }
+
+
 def main() -> int:
     started = time.perf_counter()
     load = os.getloadavg()[0]
@@ -157,10 +175,14 @@ def main() -> int:
         env = production_env(Path(tmp))
         collectstatic(env)
         reports = []
-        log("SQLite:")
-        reports.append(session(env, f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
-        log("PostgreSQL:")
-        reports.append(postgres_session(env))
+        # BENCH_DATABASES=sqlite (or postgresql) runs one of them, for quicker looks.
+        databases = os.getenv("BENCH_DATABASES", "sqlite,postgresql").split(",")
+        if "sqlite" in databases:
+            log("SQLite:")
+            reports.append(session(env, f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"))
+        if "postgresql" in databases:
+            log("PostgreSQL:")
+            reports.append(postgres_session(env))
     for report in reports:
         judge(report)
     log("")
@@ -171,6 +193,11 @@ def main() -> int:
         for r in report["scenarios"]
         if r["verdict"] == "FAIL"
     ]
+    engine = engine_figures()
+    if engine:
+        log("\nRules engine (pytest-benchmark, bench/test_engine_speed.py):")
+        for name, figures in engine.items():
+            log(f"  {name}: median {figures['median_ms']:.3f} ms, min {figures['min_ms']:.3f} ms")
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     document = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -178,6 +205,7 @@ def main() -> int:
         "seconds": round(time.perf_counter() - started, 1),
         "budgets": BUDGETS,
         "reports": reports,
+        "engine": engine,
     }
     RESULTS.write_text(json.dumps(document, indent=2) + "\n")
     log(f"\nWritten to {RESULTS.relative_to(BASE_DIR)} in {document['seconds']} s.")

@@ -24,33 +24,48 @@ from games.rules import Move
 #: The leaderboard's evening: 30 games of 8 players × 4 columns, the last one late.
 EVENING_GAMES = 30
 LATE_TURN = 440
+#: A table's usual game for the scoring budget: 4 players × 3 columns (180 turns), scored
+#: from turn 30; and the worst case, 8 players × 4 columns (480 turns) from turn 200.
+USUAL = {"players": 4, "columns": 3, "from_turn": 30}
+WORST = {"players": 8, "columns": 4, "from_turn": 200}
 
 
 @dataclass
 class Seeded:
     sheet: SeededGame
-    score_value: list[list[SeededGame]]
-    score_dice: list[list[SeededGame]]
+    scoring: dict[str, list[list[SeededGame]]]
     evening: list[SeededGame]
 
 
-def seed(rng: random.Random, threads: int, games_per_thread: int, from_turn: int) -> Seeded:
-    sheet = evening_of("Sheet", 1, LATE_TURN, rng)[0]
-    value_games = evening_of("Scoring (values)", threads * games_per_thread, from_turn, rng)
-    dice_games = evening_of(
-        "Scoring (dice)",
-        threads * games_per_thread,
-        from_turn,
+def _scoring_games(
+    name: str, rng: random.Random, threads: int, turns_needed: int, shape: dict, mode: str
+) -> list[list[SeededGame]]:
+    """Enough games for ``turns_needed`` turns per thread, dealt out to the threads."""
+    turns_per_game = 15 * shape["columns"] * shape["players"] - shape["from_turn"]
+    per_thread = -(-turns_needed // turns_per_game)
+    games = evening_of(
+        name,
+        threads * per_thread,
+        shape["from_turn"],
         rng,
-        entry_mode=models.Game.EntryMode.DICE,
+        players=shape["players"],
+        columns=shape["columns"],
+        entry_mode=mode,
     )
+    return [games[i::threads] for i in range(threads)]
+
+
+def seed(rng: random.Random, threads: int, turns_per_thread: int) -> Seeded:
+    sheet = evening_of("Sheet", 1, LATE_TURN, rng)[0]
+    value, dice = models.Game.EntryMode.VALUE, models.Game.EntryMode.DICE
+    scoring = {
+        "score_value": _scoring_games("Values", rng, threads, turns_per_thread, USUAL, value),
+        "score_dice": _scoring_games("Dice", rng, threads, turns_per_thread, USUAL, dice),
+        "score_value_8x4": _scoring_games("Values 8×4", rng, threads, 1200, WORST, value),
+        "score_dice_8x4": _scoring_games("Dice 8×4", rng, threads, 1200, WORST, dice),
+    }
     evening = evening_of("Thirty games", EVENING_GAMES, 480, rng, last_turns=LATE_TURN)
-    return Seeded(
-        sheet,
-        [value_games[i::threads] for i in range(threads)],
-        [dice_games[i::threads] for i in range(threads)],
-        evening,
-    )
+    return Seeded(sheet, scoring, evening)
 
 
 def sheet_path(game: SeededGame) -> str:
@@ -151,12 +166,16 @@ def scoring(groups: list[list[SeededGame]], mode: str):
 def plan(data: Seeded) -> list[tuple[str, Any]]:
     sheet = sheet_path(data.sheet)
     evening = data.evening
+    poll = f"{sheet}poll?v={data.sheet.version}"
     return [
         ("floor", same_get("/healthz")),
-        ("score_value", scoring(data.score_value, "value")),
-        ("score_dice", scoring(data.score_dice, "dice")),
+        ("score_value", scoring(data.scoring["score_value"], "value")),
+        ("score_dice", scoring(data.scoring["score_dice"], "dice")),
+        ("score_value_8x4", scoring(data.scoring["score_value_8x4"], "value")),
+        ("score_dice_8x4", scoring(data.scoring["score_dice_8x4"], "dice")),
         ("sheet", same_get(sheet)),
         ("sheet_table", same_get(sheet + "?view=table")),
+        ("poll", same_get(poll, htmx=True, expect=(204,))),
         ("leaderboard", same_get(f"/e/{evening[0].token}/board")),
         ("review", same_get(sheet_path(evening[0]) + "review")),
     ]

@@ -72,8 +72,15 @@ def _game(
         for turn, p in enumerate(state.played, start=1)
     )
     return SeededGame(
-        evening.token, number, game.pk, len(moves), ruleset, state.options,
-        state.players, first, moves,
+        evening.token,
+        number,
+        game.pk,
+        len(moves),
+        ruleset,
+        state.options,
+        state.players,
+        first,
+        moves,
     )
 
 
@@ -83,15 +90,19 @@ def evening_of(
     turns: int,
     rng: random.Random,
     players: int = 8,
+    columns: int = 4,
     entry_mode: str = models.Game.EntryMode.VALUE,
     last_turns: int | None = None,
 ) -> list[SeededGame]:
-    """An evening of ``games`` games of 8 players × 4 columns, each ``turns`` turns in
-    (the last one ``last_turns`` in)."""
+    """An evening of ``games`` games of column Yam's (``players`` × ``columns`` columns),
+    each ``turns`` turns in (the last one ``last_turns`` in)."""
+    options = {"columns": columns, "max_min": True}
     with transaction.atomic():
         evening, people = _evening(name, players)
         seeded = []
         for number in range(1, games + 1):
             n = turns if number < games or last_turns is None else last_turns
-            seeded.append(_game(evening, people, number, n, rng, entry_mode=entry_mode))
+            seeded.append(
+                _game(evening, people, number, n, rng, options=options, entry_mode=entry_mode)
+            )
         return seeded

@@ -25,9 +25,8 @@ THREADS = int(os.getenv("BENCH_THREADS", "4"))
 WARMUP = float(os.getenv("BENCH_WARMUP", "5"))
 SECONDS = float(os.getenv("BENCH_SECONDS", "8"))
 WORKERS = int(os.getenv("BENCH_WORKERS", "2"))
-#: Scoring games start this far in (of 480 turns) and each thread gets this many of them.
-SCORE_FROM_TURN = 200
-SCORE_GAMES_PER_THREAD = 8
+#: Turns seeded for each scoring thread: more than the fastest run could play.
+SCORE_TURNS_PER_THREAD = int(os.getenv("BENCH_SCORE_TURNS", "3000"))
 
 
 def log(message: str) -> None:
@@ -99,7 +98,7 @@ def main() -> None:
     log(f"  migrating {connection.vendor} …")
     call_command("migrate", verbosity=0, interactive=False)
     started = time.perf_counter()
-    data = scenarios.seed(random.Random(6), THREADS, SCORE_GAMES_PER_THREAD, SCORE_FROM_TURN)
+    data = scenarios.seed(random.Random(6), THREADS, SCORE_TURNS_PER_THREAD)
     log(f"  seeded in {time.perf_counter() - started:.1f} s")
     connection.close()
 
@@ -107,6 +106,9 @@ def main() -> None:
     results = []
     try:
         plan: list[tuple[str, Callable]] = scenarios.plan(data)
+        only = [name for name in os.getenv("BENCH_ONLY", "").split(",") if name]
+        if only:
+            plan = [(name, build) for name, build in plan if name in only or name == "floor"]
         for name, build in plan:
             workers = build(server.port, THREADS)
             if workers is None:

@@ -89,7 +89,8 @@ def cells(row: RowView, links: CellLinks) -> SafeString:
                 url = f"{links.pick_url}?column={column}&amp;row={key}"
                 out.append(
                     f'<a class="tap" href="{url}" hx-get="{url}" hx-target="#panel"'
-                    f' hx-swap="innerHTML" aria-label="{label}"><span aria-hidden="true">+</span></a>'
+                    f' hx-swap="innerHTML" aria-label="{label}">'
+                    '<span aria-hidden="true">+</span></a>'
                 )
             elif cell.preview is not None:
                 out.append(

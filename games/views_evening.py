@@ -13,7 +13,6 @@ from typing import Any
 
 import segno
 from django.core.paginator import Paginator
-from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -209,17 +208,7 @@ def _poll(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse
     One query answers "nothing changed": the game's version and the evening's newest
     game number together. A newer game (Play again on another phone) moves the page there.
     """
-    newest = (
-        models.Game.objects.filter(evening=OuterRef("evening"))
-        .order_by("-number")
-        .values("number")[:1]
-    )
-    row = (
-        models.Game.objects.filter(number=number, **access.lookup)
-        .annotate(newest=Subquery(newest))
-        .values_list("version", "newest")
-        .first()
-    )
+    row = services.poll_state(number, access.token, access.read_only)
     if row is None:
         raise Http404
     version, newest_number = row

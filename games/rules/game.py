@@ -21,6 +21,7 @@ from .rulesets import (
 )
 
 Cell = tuple[str, str]  # (column, row)
+_DOWN, _UP = Column.DOWN.value, Column.UP.value
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class Game:
         # asked for; a move or an undo updates its own player's entries.
         self._bonuses = [0] * len(self.players)
         self._totals: dict[tuple[int, str], ColumnTotals] = {}
+        self._offers: dict[str, tuple[int, ...]] = {}
         self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
 
     # --- setting up ----------------------------------------------------------------------
@@ -332,18 +334,23 @@ class Game:
 
     def resolve(self, move: Move) -> Played:
         """Check a move against the rules and say what it would write; change nothing."""
-        player = self.current_player
-        if player is None:
+        # Every request replays its game's moves through here: the checks come in the
+        # same order as ever, with the common case (a plain int, a str) tested first.
+        turns = len(self.played)
+        if turns >= self._last_turn:
             raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
-        if not isinstance(move.player, int) or not 0 <= move.player < len(self.players):
-            raise IllegalMove("turn", N_("Unknown player."))
-        if move.player != player:
-            raise IllegalMove(
-                "turn",
-                N_("It is {expected}'s turn, not {player}'s."),
-                expected=self._name(player),
-                player=self._name(move.player),
-            )
+        player = (self.first + turns) % len(self.players)
+        mover = move.player
+        if mover.__class__ is not int or mover != player:
+            if not isinstance(mover, int) or not 0 <= mover < len(self.players):
+                raise IllegalMove("turn", N_("Unknown player."))
+            if mover != player:
+                raise IllegalMove(
+                    "turn",
+                    N_("It is {expected}'s turn, not {player}'s."),
+                    expected=self._name(player),
+                    player=self._name(mover),
+                )
         column = move.column
         if column is None:
             if len(self.columns) != 1:
@@ -381,7 +388,7 @@ class Game:
             )
         # Any open box of a free (or dry) column may be written; an ordered column's
         # only allowed box is its next one.
-        if column == Column.DOWN or column == Column.UP:
+        if column == _DOWN or column == _UP:
             allowed = self.allowed_rows(player, column)
             if row not in allowed:
                 raise IllegalMove(
@@ -393,7 +400,7 @@ class Game:
         if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) > 2:  # noqa: UP038
             raise IllegalMove("rolls", N_("A turn keeps at most two earlier rolls."))
         rolls = tuple(map(parse_dice, move.rolls)) if move.rolls else ()
-        if column == Column.DRY and rolls:
+        if rolls and column == Column.DRY:
             raise IllegalMove("dry", N_("The dry column only takes the dice of the first roll."))
         if move.yahtzee_bonus and move.value is None:
             raise IllegalMove(
@@ -407,7 +414,7 @@ class Game:
 
         if move.dice is not None:
             hand = parse_dice(move.dice)
-            if self._joker_applies(player, column, hand):
+            if self.ruleset.joker and self._joker_applies(player, column, hand):
                 allowed_rows = self._joker_rows(player, column, hand[0])
                 if row not in allowed_rows:
                     raise IllegalMove(
@@ -425,7 +432,7 @@ class Game:
             return Played(move, column, row, self.ruleset.score(row, hand), False, hand, rolls)
 
         value = move.value
-        if isinstance(value, bool) or not isinstance(value, int):
+        if value.__class__ is not int and (isinstance(value, bool) or not isinstance(value, int)):
             raise IllegalMove(
                 "value", N_("A value is a whole number, not {value}."), value=str(value)
             )
@@ -450,7 +457,9 @@ class Game:
                     row=row,
                 )
             return Played(move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
-        offered = self.offered_values(row)
+        offered = self._offers.get(row)
+        if offered is None:
+            offered = self._offers[row] = self.offered_values(row)
         if value not in offered:
             raise IllegalMove(
                 "value",
@@ -463,7 +472,8 @@ class Game:
 
     def play(self, move: Move) -> Played:
         played = self.resolve(move)
-        self._sheets[move.player][(played.column, played.row)] = _box(played.value, played.crossed)
+        box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
+        self._sheets[move.player][(played.column, played.row)] = box
         self._filled[move.player][played.column] += 1
         self._bonuses[move.player] += played.bonus
         self._totals.pop((move.player, played.column), None)

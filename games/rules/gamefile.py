@@ -117,6 +117,9 @@ def _read_players(raw: Any) -> tuple[str, ...]:
     for name in raw:
         if not isinstance(name, str) or not name.strip():
             raise GameFileError("players", N_("Every player needs a non-empty name."))
+        if not name.strip().isprintable():
+            # NUL and control characters: PostgreSQL refuses NUL, and a typed name never has them.
+            raise GameFileError("players", N_("A name cannot hold control characters."))
         if len(name.strip()) > MAX_NAME_LENGTH:
             raise GameFileError(
                 "players", N_("A name has at most {max} characters."), max=MAX_NAME_LENGTH

@@ -25,7 +25,9 @@ class Command(BaseCommand):
                 raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
         target = None
         if evening is not None:
-            target = models.Evening.objects.filter(token=evening).first()
+            # No token holds NUL, and PostgreSQL cannot even compare a text with one.
+            found = models.Evening.objects.filter(token=evening) if "\x00" not in evening else None
+            target = found.first() if found is not None else None
             if target is None:
                 raise CommandError(f"No evening with token {evening!r}.")
         try:

@@ -1,0 +1,567 @@
+"""`make load`: many tables at once, a worker killed midway, and not one acknowledged write lost.
+
+1. Creates a dedicated PostgreSQL database on 127.0.0.1 (dropped at the end), migrates
+   it and collects the static files into a temporary directory.
+2. Starts gunicorn (sync workers) with production settings: DJANGO_DEBUG=0, a fresh
+   secret key, ALLOWED_HOSTS 127.0.0.1, no SSL redirect (plain HTTP on loopback).
+3. Plays N tables of full games at once, one client thread per table (stdlib
+   http.client, loopback only): each fetches the start page for its CSRF cookie,
+   starts an evening through the start form, then plays every turn through the score
+   endpoint as htmx does (X-CSRFToken header, the version it saw). A request the
+   kill cuts is retried as is, same version: the server must treat it as the same
+   write (stored once). Now and then a table double-submits a score, or sends one
+   from an older sheet (which must be refused, 409).
+4. Midway, kills one gunicorn worker with SIGKILL; gunicorn starts another.
+5. Afterwards, from the database: every write the server acknowledged (a 2xx) is
+   stored, at its turn; every game replays through the rules engine (services.load),
+   turns 1..n, version = number of entries. No edit token may appear in the server log.
+
+Prints requests, answers, errors by kind, acknowledged and lost writes; exits 1 if a
+write is lost, a game does not replay, a 5xx was answered, or no worker was killed.
+Bounded: N tables (default 40), a deadline (default 150 s), 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+from games.rules import Game as RulesGame  # noqa: E402 - the engine needs no Django
+from games.rules import Move  # noqa: E402
+
+HOST = "127.0.0.1"
+NAMES = ["Ana", "Ben", "Chloé", "Dee"]
+#: (rule set, options, most players): full games of a few dozen turns each.
+SETUPS = [
+    ("yahtzee", {}, 4),
+    ("yam", {}, 4),
+    ("yams", {"order": "free"}, 3),
+    ("yams-columns", {"columns": 3, "max_min": True}, 2),
+]
+CUT = (ConnectionError, http.client.HTTPException, OSError)
+
+
+# --- what happened, counted by every thread -------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    requests: Counter[str] = field(default_factory=Counter)
+    answers: Counter[int] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    acknowledged: int = 0
+    double_submits: int = 0
+    double_submits_ok: int = 0
+    stale_refused: int = 0
+    retries_after_lost_answer: int = 0
+    started_at: float = field(default_factory=time.monotonic)
+
+    def count(self, bucket: Counter, key: Any, n: int = 1) -> None:
+        with self.lock:
+            bucket[key] += n
+
+    def ack(self) -> None:
+        with self.lock:
+            self.acknowledged += 1
+
+
+@dataclass
+class Written:
+    """A score the server acknowledged: it must be in the database at this turn."""
+
+    turn: int
+    seat: int
+    column: str
+    row: str
+    value: int
+    crossed: bool
+
+
+@dataclass
+class Table:
+    number: int
+    ruleset: str
+    options: dict[str, Any]
+    names: list[str]
+    token: str = ""
+    written: list[Written] = field(default_factory=list)
+    finished: bool = False
+    problem: str = ""
+
+
+# --- a phone: one table's client ------------------------------------------------------------------
+
+
+class Phone:
+    def __init__(self, port: int, tally: Tally, deadline: float) -> None:
+        self.port = port
+        self.tally = tally
+        self.deadline = deadline
+        self.cookies: dict[str, str] = {}
+
+    def _headers(self, form: dict[str, str] | None, htmx: bool) -> dict[str, str]:
+        headers = {"Host": f"{HOST}:{self.port}", "Accept": "text/html"}
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if form is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
+        if htmx:
+            headers["HX-Request"] = "true"
+        return headers
+
+    def send_and_hang_up(self, path: str, form: dict[str, str]) -> None:
+        """A POST whose answer never arrives (the phone lost the network after sending)."""
+        self.tally.count(self.tally.requests, "POST")
+        connection = http.client.HTTPConnection(HOST, self.port, timeout=30)
+        try:
+            connection.request("POST", path, urlencode(form).encode(), self._headers(form, True))
+        except CUT:
+            pass
+        finally:
+            connection.close()
+
+    def send(
+        self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False
+    ) -> tuple[int, dict[str, str], str]:
+        """One request, retried as is while the connection is cut (the kill) or times out."""
+        body = urlencode(form).encode() if form is not None else None
+        headers = self._headers(form, htmx)
+        for attempt in range(8):
+            if time.monotonic() > self.deadline + 30:
+                raise TimeoutError("the run's deadline passed")
+            self.tally.count(self.tally.requests, method)
+            connection = http.client.HTTPConnection(HOST, self.port, timeout=30)
+            try:
+                connection.request(method, path, body=body, headers=headers)
+                response = connection.getresponse()
+                text = response.read().decode("utf-8", "replace")
+            except TimeoutError:
+                self.tally.count(self.tally.errors, "timeout (retried)")
+                continue
+            except CUT as error:
+                kind = type(error).__name__
+                self.tally.count(self.tally.errors, f"connection cut: {kind} (retried)")
+                time.sleep(0.2 * (attempt + 1))
+                continue
+            finally:
+                connection.close()
+            self.tally.count(self.tally.answers, response.status)
+            for header, value in response.getheaders():
+                if header.lower() == "set-cookie":
+                    for name, morsel in SimpleCookie(value).items():
+                        self.cookies[name] = morsel.value
+            return response.status, dict(response.getheaders()), text
+        raise ConnectionError(f"{method} {path}: no answer after 8 attempts")
+
+
+VERSION = re.compile(r'id="game"[^>]*data-version="(\d+)"|data-version="(\d+)"[^>]*id="game"')
+
+
+def version_in(html: str) -> int | None:
+    match = VERSION.search(html)
+    return int(match.group(1) or match.group(2)) if match else None
+
+
+def play_table(table: Table, phone: Phone, tally: Tally, rng: random.Random) -> None:
+    status, _headers, _text = phone.send("GET", "/")
+    if status != 200 or "csrftoken" not in phone.cookies:
+        table.problem = f"start page answered {status} without a CSRF cookie"
+        return
+    form = {
+        "ruleset": table.ruleset,
+        "entry_mode": "value",
+        "evening_name": f"Load table {table.number}",
+        "starter": "1",
+        **{f"player_{n + 1}": name for n, name in enumerate(table.names)},
+    }
+    if table.ruleset == "yams":
+        form["order"] = table.options["order"]
+    if table.ruleset == "yams-columns":
+        form["columns"] = str(table.options["columns"])
+        form["max_min"] = "on" if table.options["max_min"] else ""
+    status, headers, _text = phone.send("POST", "/new", form)
+    location = headers.get("Location", "")
+    match = re.match(r"/e/([A-Za-z0-9_-]{43})/g/1/$", location)
+    if status != 302 or not match:
+        table.problem = f"new evening answered {status} {location!r}"
+        tally.count(tally.errors, f"unexpected answer {status} to POST /new")
+        return
+    tally.ack()
+    table.token = match.group(1)
+    score_url = f"/e/{table.token}/g/1/score"
+
+    state = RulesGame.new(table.ruleset, table.names, table.options, 0)
+    version = 0
+    while not state.finished:
+        if time.monotonic() > phone.deadline:
+            table.problem = "stopped at the deadline"
+            return
+        player = state.current_player
+        column, row = rng.choice(state.playable_cells())
+        offered = state.offered_values(row)
+        if offered and rng.random() < 0.8:
+            value = rng.choice(offered)
+            choice, move = f"v:{value}", Move(player, row, column, value=value)
+        else:
+            choice, move = "x", Move(player, row, column, cross=True)
+        form = {"version": str(version), "player": str(player), "row": row, "choice": choice}
+        if len(state.columns) > 1:
+            form["column"] = column
+        if version and rng.random() < 0.03:
+            # A phone that missed the last change: must be refused, nothing stored.
+            stale = {**form, "version": str(version - 1)}
+            status, _headers, text = phone.send("POST", score_url, stale, htmx=True)
+            if status == 409 and version_in(text) == version:
+                with tally.lock:
+                    tally.stale_refused += 1
+            else:
+                tally.count(tally.errors, f"stale write answered {status}")
+        hung_up = rng.random() < 0.03
+        if hung_up:
+            # The answer is lost on the way: the phone retries the same POST, same version.
+            phone.send_and_hang_up(score_url, form)
+            time.sleep(rng.choice([0, 0.02, 0.1]))
+        status, _headers, text = phone.send("POST", score_url, form, htmx=True)
+        if hung_up:
+            with tally.lock:
+                tally.retries_after_lost_answer += 1
+        if status != 200 or version_in(text) != version + 1:
+            table.problem = f"turn {len(state.played) + 1} answered {status}"
+            tally.count(tally.errors, f"unexpected answer {status} to a score")
+            return
+        played = state.play(move)
+        version += 1
+        table.written.append(
+            Written(len(state.played), player, played.column, row, played.value, played.crossed)
+        )
+        tally.ack()
+        if rng.random() < 0.05:
+            # A double tap: the same POST again, same version. One entry, a calm 200.
+            with tally.lock:
+                tally.double_submits += 1
+            status, _headers, text = phone.send("POST", score_url, form, htmx=True)
+            if status == 200 and version_in(text) == version:
+                with tally.lock:
+                    tally.double_submits_ok += 1
+            else:
+                tally.count(tally.errors, f"double submit answered {status}")
+    table.finished = True
+
+
+# --- the server -------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def manage(env: dict[str, str], *args: str) -> None:
+    subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, check=True, timeout=120
+    )
+
+
+def wait_until_up(port: int, server: subprocess.Popen, timeout: float = 30) -> None:
+    stop = time.monotonic() + timeout
+    while time.monotonic() < stop:
+        if server.poll() is not None:
+            raise SystemExit("gunicorn stopped while starting; see its log above")
+        try:
+            connection = http.client.HTTPConnection(HOST, port, timeout=2)
+            connection.request("GET", "/healthz", headers={"Host": f"{HOST}:{port}"})
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit("gunicorn did not answer /healthz in time")
+
+
+def workers(master: int) -> list[int]:
+    """The gunicorn master's children (its workers), from /proc."""
+    children = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid …; comm may hold spaces, so split after the last ")".
+        if int(stat.rsplit(")", 1)[1].split()[1]) == master:
+            children.append(int(entry.name))
+    return children
+
+
+def kill_a_worker(master: int, tally: Tally, target: int, deadline: float, log: list[str]):
+    """When about half the expected writes are acknowledged, SIGKILL one busy worker."""
+    while time.monotonic() < deadline:
+        if tally.acknowledged >= target:
+            pids = workers(master)
+            if pids:
+                pid = random.choice(pids)
+                os.kill(pid, signal.SIGKILL)
+                at = time.monotonic() - tally.started_at
+                log.append(
+                    f"pid {pid} at {at:.1f} s, after {tally.acknowledged} acknowledged writes"
+                )
+                return
+        time.sleep(0.05)
+
+
+# --- checking the database ------------------------------------------------------------------------
+
+
+def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
+    """(acknowledged writes checked, lost, games replayed, problems) read from the database."""
+    import django
+
+    django.setup()
+    from games import models, services
+
+    checked = lost = replayed = 0
+    problems: list[str] = []
+    for table in tables:
+        if not table.token:
+            continue
+        checked += 1  # the evening itself
+        game = models.Game.objects.filter(evening__token=table.token, number=1).first()
+        if game is None:
+            lost += 1 + len(table.written)
+            problems.append(f"table {table.number}: its evening is gone")
+            continue
+        try:
+            loaded = services.load(game)
+        except Exception as error:  # noqa: BLE001 - reported, the run fails
+            problems.append(f"table {table.number}: does not replay: {error}")
+            continue
+        turns = [entry.turn for entry in loaded.entries]
+        if turns != list(range(1, len(turns) + 1)) or game.version != len(turns):
+            problems.append(f"table {table.number}: turns {turns[:5]}… version {game.version}")
+        else:
+            replayed += 1
+        seat_of = {seat.player_id: seat.position for seat in loaded.seats}
+        stored = {
+            entry.turn: (
+                seat_of[entry.player_id],
+                entry.column,
+                entry.row,
+                entry.value,
+                bool(entry.crossed),
+            )
+            for entry in loaded.entries
+        }
+        for write in table.written:
+            checked += 1
+            expected = (write.seat, write.column, write.row, write.value, write.crossed)
+            if stored.get(write.turn) != expected:
+                lost += 1
+                problems.append(f"table {table.number}: turn {write.turn} lost or changed")
+        if len(stored) != len(table.written):
+            problems.append(
+                f"table {table.number}: {len(stored)} entries for {len(table.written)} writes"
+            )
+    return checked, lost, replayed, problems
+
+
+# --- the run --------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=int(os.getenv("LOAD_TABLES", "40")))
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=150, help="deadline for the games")
+    parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
+    parser.add_argument("--database", default="scorepad_load")
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 200:
+        parser.error("--tables takes 1 to 200")
+    if not re.fullmatch(r"postgres(ql)?://[^/]*@?(127\.0\.0\.1|localhost)(:\d+)?", args.pg):
+        parser.error("--pg must be a PostgreSQL server on 127.0.0.1 (loopback only)")
+    seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
+    rng = random.Random(seed)
+
+    import psycopg
+
+    database_url = f"{args.pg}/{args.database}"
+    static_root = tempfile.mkdtemp(prefix="scorepad-load-static-")
+    log_path = Path(tempfile.mkdtemp(prefix="scorepad-load-log-")) / "gunicorn.log"
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
+        "DJANGO_ALLOWED_HOSTS": HOST,
+        "DJANGO_STATIC_ROOT": static_root,
+        "DJANGO_SETTINGS_MODULE": "scorepad.settings",
+        "DATABASE_URL": database_url,
+    }
+    os.environ.update(env)
+    os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+    print(f"Scorepad load: {args.tables} tables, gunicorn {args.workers} sync workers,")
+    print(f"PostgreSQL {args.database} on {HOST}, seed {seed}")
+    admin = psycopg.connect(f"{args.pg}/postgres", autocommit=True)
+    admin.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+    admin.execute(f'CREATE DATABASE "{args.database}"')
+    server = None
+    try:
+        manage(env, "migrate", "--noinput", "-v", "0")
+        manage(env, "collectstatic", "--noinput", "-v", "0")
+        port = free_port()
+        gunicorn = str(Path(sys.executable).parent / "gunicorn")
+        with open(log_path, "w") as log:
+            server = subprocess.Popen(
+                [gunicorn, "scorepad.wsgi", "--bind", f"{HOST}:{port}"]
+                + ["--workers", str(args.workers), "--worker-class", "sync", "--timeout", "30"],
+                cwd=BASE_DIR,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        wait_until_up(port, server)
+
+        tally = Tally()
+        deadline = time.monotonic() + args.seconds
+        tables = []
+        for number in range(1, args.tables + 1):
+            ruleset, options, most = rng.choice(SETUPS)
+            names = NAMES[: rng.randint(2, most)]
+            tables.append(Table(number, ruleset, options, names))
+        expected = sum(
+            RulesGame.new(t.ruleset, t.names, t.options).rounds * len(t.names) for t in tables
+        )
+        killed: list[str] = []
+        killer = threading.Thread(
+            target=kill_a_worker,
+            args=(server.pid, tally, expected // 2, deadline, killed),
+            daemon=True,
+        )
+
+        def run(table: Table) -> None:
+            phone = Phone(port, tally, deadline)
+            try:
+                play_table(table, phone, tally, random.Random(rng.random()))
+            except Exception as error:  # noqa: BLE001 - counted, and the table says why
+                table.problem = f"{type(error).__name__}: {error}"
+                tally.count(tally.errors, f"table gave up: {type(error).__name__}")
+
+        threads = [threading.Thread(target=run, args=(t,)) for t in tables]
+        killer.start()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - tally.started_at
+        killer.join(timeout=1)
+    finally:
+        if server is not None:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(static_root, ignore_errors=True)
+
+    try:
+        checked, lost, replayed, problems = verify(tables)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        if not args.keep:
+            admin.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
+        admin.close()
+
+    server_log = log_path.read_text(errors="replace")
+    leaked = sum(server_log.count(t.token) for t in tables if t.token)
+    kill_lines = [line for line in server_log.splitlines() if "SIGKILL" in line]
+    server_errors = sum(n for status, n in tally.answers.items() if status >= 500)
+    cut = sum(n for kind, n in tally.errors.items() if kind.startswith("connection cut"))
+    other_errors = {
+        k: n for k, n in tally.errors.items() if n and not k.startswith("connection cut")
+    }
+    finished = sum(t.finished for t in tables)
+    writes = sum(len(t.written) for t in tables)
+
+    print()
+    print(f"games                 {finished}/{len(tables)} finished ({expected} turns planned)")
+    requests = ", ".join(f"{m} {n}" for m, n in sorted(tally.requests.items()))
+    print(f"requests              {sum(tally.requests.values())} ({requests})")
+    answers = ", ".join(f"{s}: {n}" for s, n in sorted(tally.answers.items()))
+    print(f"answers               {answers}")
+    print(f"errors                connection cut by the kill: {cut} (retried, same version)")
+    print(f"                      server errors (5xx): {server_errors}")
+    for kind, n in sorted(other_errors.items()):
+        print(f"                      {kind}: {n}")
+    print(f"killed worker         {killed[0] if killed else 'none'}")
+    for line in kill_lines:
+        print(f"                      gunicorn: {line.strip()[-90:]}")
+    print(
+        f"acknowledged writes   {tally.acknowledged} ({writes} scores, {checked - writes} evenings)"
+    )
+    print(
+        f"double submits        {tally.double_submits}, answered 200 without a second entry: "
+        f"{tally.double_submits_ok}"
+    )
+    print(f"stale writes refused  {tally.stale_refused} (409, nothing stored)")
+    print(
+        f"lost answers retried  {tally.retries_after_lost_answer} (the phone hung up after "
+        "sending; the same POST again was answered 200)"
+    )
+    print(f"lost writes           {lost} of {checked} checked in the database")
+    print(f"games that replay     {replayed}/{sum(1 for t in tables if t.token)} (services.load)")
+    print(f"tokens in server log  {leaked}")
+    print(f"time                  {elapsed:.1f} s of play")
+    for table in tables:
+        if table.problem:
+            print(f"  table {table.number} ({table.ruleset}): {table.problem}")
+    for problem in problems[:20]:
+        print(f"  {problem}")
+
+    failed = []
+    if lost:
+        failed.append(f"{lost} acknowledged writes lost")
+    if server_errors:
+        failed.append(f"{server_errors} server errors")
+    if problems:
+        failed.append(f"{len(problems)} database problems")
+    if not killed:
+        failed.append("no worker was killed")
+    if leaked:
+        failed.append("edit tokens in the server log")
+    if other_errors or finished < len(tables):
+        failed.append("tables stopped before the end")
+    print("RESULT:", "FAILED: " + "; ".join(failed) if failed else "OK")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,131 @@
+"""The number of SQL queries of each page does not grow with the game or the evening.
+
+Each page is asked once of a tiny evening (1 player, 2 turns into their first game) and
+once of a big one (30 games of 8 players × 4 columns: 29 finished, the 30th late, 440
+turns in); both must run the same number of queries, counted by pytest-django. The
+live poll, asked every 2 seconds by every open phone, runs at most two when nothing
+changed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from bench.play import dice_move, roll, value_move
+from bench.seed import SeededGame, evening_of
+from games import models
+
+pytestmark = pytest.mark.django_db
+
+BIG_EVENING_GAMES = 30
+LATE = 440
+
+
+@dataclass
+class Evenings:
+    small: SeededGame
+    big: SeededGame  # the big evening's last game, late
+
+
+@pytest.fixture(scope="module")
+def evenings(django_db_setup, django_db_blocker) -> Iterator[Evenings]:
+    """Seeded once for the module (14,000 entries), removed afterwards.
+
+    Each test runs in its own transaction, rolled back at its end, so a score written by
+    one test is gone for the next.
+    """
+    rng = random.Random(30)
+    with django_db_blocker.unblock():
+        small = evening_of("Small", 1, 2, rng, players=1, columns=1)[0]
+        big = evening_of("Big", BIG_EVENING_GAMES, 480, rng, last_turns=LATE)[-1]
+        try:
+            yield Evenings(small, big)
+        finally:
+            models.Evening.objects.filter(token__in=[small.token, big.token]).delete()
+
+
+def _sheet(game: SeededGame) -> str:
+    return f"/e/{game.token}/g/{game.number}/"
+
+
+def _get(path: str, **headers: str) -> Callable[[SeededGame, Client], int]:
+    def ask(game: SeededGame, client: Client) -> int:
+        response = client.get(path.format(sheet=_sheet(game), game=game), headers=headers)
+        return response.status_code
+
+    return ask
+
+
+def _score(mode: str) -> Callable[[SeededGame, Client], int]:
+    """A legal score for whoever's turn it is, worked out on a replica of the game."""
+
+    def ask(game: SeededGame, client: Client) -> int:
+        state = game.replica()
+        rng = random.Random(game.version)
+        record = models.Game.objects.get(pk=game.pk)
+        if mode == "dice":
+            dice = roll(rng)
+            models.Game.objects.filter(pk=game.pk).update(entry_mode=mode, pending={"dice": dice})
+            move = dice_move(state, dice, rng)
+            choice = "dice"
+        else:
+            move = value_move(state, rng)
+            choice = "x" if move.cross else f"v:{move.value}"
+        form = {
+            "version": record.version,
+            "player": move.player,
+            "column": move.column,
+            "row": move.row,
+            "choice": choice,
+        }
+        response = client.post(_sheet(game) + "score", form, headers={"HX-Request": "true"})
+        return response.status_code
+
+    return ask
+
+
+PAGES: dict[str, tuple[Callable[[SeededGame, Client], int], int]] = {
+    "sheet page": (_get("{sheet}"), 200),
+    "sheet, htmx": (_get("{sheet}", HX_Request="true"), 200),
+    "sheet, table view": (_get("{sheet}?view=table", HX_Request="true"), 200),
+    "score, value mode": (_score("value"), 200),
+    "score, dice mode": (_score("dice"), 200),
+    "poll, unchanged": (_get("{sheet}poll?v={game.version}", HX_Request="true"), 204),
+    "poll, changed": (_get("{sheet}poll?v=0", HX_Request="true"), 200),
+    "leaderboard": (_get("/e/{game.token}/board"), 200),
+    "review": (_get("{sheet}review"), 200),
+    "review, turn 1": (_get("{sheet}review?turn=1"), 200),
+}
+
+
+def _count(ask: Callable[[SeededGame, Client], int], game: SeededGame, status: int) -> int:
+    client = Client()
+    with CaptureQueriesContext(connection) as queries:
+        assert ask(game, client) == status
+    return len(queries)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_the_queries_of_a_page_do_not_grow_with_players_columns_turns_or_games(
+    page: str, evenings: Evenings, django_assert_num_queries
+) -> None:
+    ask, status = PAGES[page]
+    expected = _count(ask, evenings.small, status)
+    with django_assert_num_queries(expected):
+        assert ask(evenings.big, Client()) == status
+
+
+@pytest.mark.parametrize("game", ["small", "big"])
+def test_the_poll_asks_at_most_two_queries_when_nothing_changed(
+    game: str, evenings: Evenings, django_assert_max_num_queries
+) -> None:
+    ask, status = PAGES["poll, unchanged"]
+    with django_assert_max_num_queries(2):
+        assert ask(getattr(evenings, game), Client()) == status
