@@ -46,7 +46,13 @@ class Client:
         self.cookies: dict[str, str] = {}
 
     def send(self, request: Request) -> Answer:
-        headers = {"Host": HOST, "Connection": "keep-alive", **request.headers}
+        # As a phone's browser asks: pages come back gzipped (GZipMiddleware).
+        headers = {
+            "Host": HOST,
+            "Connection": "keep-alive",
+            "Accept-Encoding": "gzip",
+            **request.headers,
+        }
         body = None
         if request.form is not None:
             body = urlencode(request.form)

@@ -2,8 +2,9 @@
 
 For each database it runs bench/session.py in a child process (its own DATABASE_URL),
 then prints one table — requests/s, p50 and p99 latency, and the ratio to the framework
-floor (a trivial view) measured in the same session — checks the budgets, writes
-bench/results/latest.json and exits non-zero when a budget is missed.
+floor (a trivial view, /healthz) measured just before and just after each scenario in
+the same session — checks the budgets, writes bench/results/latest.json and exits
+non-zero when a budget is missed.
 
 The PostgreSQL session uses a database of its own, ``scorepad_bench`` on 127.0.0.1:5432
 (user postgres, trust auth; BENCH_PG_URL overrides the server), created and dropped here.
@@ -108,9 +109,8 @@ def postgres_session(env: dict[str, str]) -> dict:
 def judge(report: dict) -> list[dict]:
     """Add the ratio to the floor and the budget verdict to every scenario."""
     rows = report["scenarios"]
-    floor = next((r for r in rows if r["name"] == "floor"), None)
-    floor_rps = floor["rps"] if floor else 0
     for row in rows:
+        floor_rps = row.get("floor_rps") or 0
         budget = BUDGETS.get(row["name"])
         row["budget"] = budget
         if row.get("missing"):
@@ -129,7 +129,7 @@ def judge(report: dict) -> list[dict]:
 def table(reports: list[dict]) -> str:
     head = (
         f"{'database':<10} {'scenario':<24} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}"
-        f" {'ratio':>6} {'budget':>7} {'errors':>6}  verdict"
+        f" {'floor':>7} {'ratio':>6} {'budget':>7} {'errors':>6}  verdict"
     )
     lines = [head, "-" * len(head)]
     for report in reports:
@@ -138,15 +138,15 @@ def table(reports: list[dict]) -> str:
             budget = f"≥{row['budget']:.2f}" if row["budget"] else ""
             if row.get("missing"):
                 lines.append(
-                    f"{report['database']:<10} {label:<24} {'(no such page yet)':>33}"
+                    f"{report['database']:<10} {label:<24} {'(no such page yet)':>41}"
                     f" {budget:>7} {'':>6}  {row['verdict']}"
                 )
                 continue
             ratio = f"{row['ratio']:.2f}" if row["ratio"] is not None else "?"
             lines.append(
                 f"{report['database']:<10} {label:<24} {row['rps']:>8.1f} {row['p50_ms']:>8.2f}"
-                f" {row['p99_ms']:>8.2f} {ratio:>6} {budget:>7} {row['errors']:>6}"
-                f"  {row['verdict']}"
+                f" {row['p99_ms']:>8.2f} {row['floor_rps']:>7.0f} {ratio:>6} {budget:>7}"
+                f" {row['errors']:>6}  {row['verdict']}"
             )
     return "\n".join(lines)
 

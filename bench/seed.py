@@ -64,9 +64,13 @@ def _game(
         first_seat=first,
         version=len(moves),
     )
-    models.Seat.objects.bulk_create(
+    seats = models.Seat.objects.bulk_create(
         models.Seat(game=game, player=p, position=i) for i, p in enumerate(players)
     )
+    if state.finished:
+        # As services.record_turn stores it with the game's last turn.
+        game.result = services.final_result(state, seats)
+        game.save(update_fields=["result"])
     models.Entry.objects.bulk_create(
         services._entry_from_played(game, players[p.move.player], p, turn)
         for turn, p in enumerate(state.played, start=1)

@@ -20,10 +20,13 @@ from pathlib import Path
 
 import django
 
+from bench.load import Result, run
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 THREADS = int(os.getenv("BENCH_THREADS", "4"))
-WARMUP = float(os.getenv("BENCH_WARMUP", "5"))
-SECONDS = float(os.getenv("BENCH_SECONDS", "8"))
+WARMUP = float(os.getenv("BENCH_WARMUP", "1"))
+SECONDS = float(os.getenv("BENCH_SECONDS", "6"))
+FLOOR_SECONDS = float(os.getenv("BENCH_FLOOR_SECONDS", "2.5"))
 WORKERS = int(os.getenv("BENCH_WORKERS", "2"))
 #: Turns seeded for each scoring thread: more than the fastest run could play.
 SCORE_TURNS_PER_THREAD = int(os.getenv("BENCH_SCORE_TURNS", "3000"))
@@ -93,7 +96,6 @@ def main() -> None:
     from django.db import connection
 
     from bench import scenarios
-    from bench.load import run
 
     log(f"  migrating {connection.vendor} …")
     call_command("migrate", verbosity=0, interactive=False)
@@ -107,8 +109,19 @@ def main() -> None:
     try:
         plan: list[tuple[str, Callable]] = scenarios.plan(data)
         only = [name for name in os.getenv("BENCH_ONLY", "").split(",") if name]
+        floor_build = dict(plan)["floor"]
+        plan = [(name, build) for name, build in plan if name != "floor"]
         if only:
-            plan = [(name, build) for name, build in plan if name in only or name == "floor"]
+            plan = [(name, build) for name, build in plan if name in only]
+
+        def floor() -> Result:
+            return run("floor", server.port, floor_build(server.port, THREADS), 1, FLOOR_SECONDS)
+
+        # The machine is shared: the floor is measured again after every scenario, and
+        # each scenario's ratio is to the floor just before and just after it.
+        run("warm-up", server.port, floor_build(server.port, THREADS), 2, 0)
+        before = floor()
+        floors = [before]
         for name, build in plan:
             workers = build(server.port, THREADS)
             if workers is None:
@@ -116,25 +129,42 @@ def main() -> None:
                 results.append({"name": name, "missing": True})
                 continue
             result = run(name, server.port, workers, WARMUP, SECONDS)
-            row = {
-                "name": name,
-                "requests": result.requests,
-                "errors": result.errors,
-                "error_samples": result.error_samples,
-                "exhausted": result.exhausted,
-                "rps": round(result.rps, 1),
-                "p50_ms": round(result.percentile(50) * 1000, 2),
-                "p99_ms": round(result.percentile(99) * 1000, 2),
-            }
+            after = floor()
+            floors.append(after)
+            row = _row(result, floor_rps=(before.rps + after.rps) / 2)
             log(
-                f"  {name:<14} {row['rps']:8.1f} req/s  p50 {row['p50_ms']:6.2f} ms"
+                f"  {name:<16} {row['rps']:8.1f} req/s  p50 {row['p50_ms']:6.2f} ms"
                 f"  p99 {row['p99_ms']:7.2f} ms  errors {row['errors']}"
+                f"  (floor {row['floor_rps']:.0f} req/s)"
             )
             results.append(row)
+            before = after
+        everything = Result(
+            "floor",
+            sum(f.requests for f in floors),
+            sum(f.errors for f in floors),
+            sum(f.seconds for f in floors),
+            sorted(latency for f in floors for latency in f.latencies),
+        )
+        results.insert(0, _row(everything, floor_rps=everything.rps))
     finally:
         server.stop()
         connection.close()
     json.dump({"database": connection.vendor, "scenarios": results}, sys.stdout)
+
+
+def _row(result: Result, floor_rps: float) -> dict:
+    return {
+        "name": result.name,
+        "requests": result.requests,
+        "errors": result.errors,
+        "error_samples": result.error_samples,
+        "exhausted": result.exhausted,
+        "rps": round(result.rps, 1),
+        "p50_ms": round(result.percentile(50) * 1000, 2),
+        "p99_ms": round(result.percentile(99) * 1000, 2),
+        "floor_rps": round(floor_rps, 1),
+    }
 
 
 if __name__ == "__main__":

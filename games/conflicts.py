@@ -78,26 +78,33 @@ def replayed_turn(loaded: LoadedGame, post: Any, expected_version: int | None) -
 
 
 def stale_score_message(loaded: LoadedGame, post: Any) -> str:
-    """Why a score was refused as stale, naming the player and cell when we can."""
+    """Why a score was refused as stale, naming the player and cell when we can.
+
+    Only what is sure is said: the cell the phone tried is filled now, or what the
+    last score on the sheet is (an undo elsewhere can look like a turn played).
+    """
     state = loaded.state
     claimed = _claimed_cell(loaded, post)
     if claimed is not None:
         player, column, row = claimed
-        name = state.players[player]
         if not state.is_open(player, column, row):
             return _("%(name)s's %(cell)s was just scored on another phone.") % {
-                "name": name,
+                "name": state.players[player],
                 "cell": cell_label(loaded, column, row),
-            }
-        mine = [p for p in state.played if p.move.player == player]
-        if state.current_player != player and mine:
-            return _("%(name)s's turn was just scored on another phone (%(cell)s).") % {
-                "name": name,
-                "cell": cell_label(loaded, mine[-1].column, mine[-1].row),
             }
     if state.finished:
         return _("The game just ended on another phone: here is the final sheet.")
-    return _("The sheet changed on another phone: here it is as it stands now.")
+    if state.played and state.current_player is not None:
+        last = state.played[-1]
+        return _(
+            "The sheet changed on another phone: the last score is %(name)s's %(cell)s, "
+            "and it is %(next)s's turn."
+        ) % {
+            "name": state.players[last.move.player],
+            "cell": cell_label(loaded, last.column, last.row),
+            "next": state.players[state.current_player],
+        }
+    return stale_message(loaded)
 
 
 def stale_undo_message(loaded: LoadedGame) -> str:

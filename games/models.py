@@ -85,6 +85,11 @@ class Game(models.Model):
     # The turn in progress in dice/virtual mode (dice, held dice, rolls) so a
     # reload loses nothing; emptied when the turn is scored.
     pending = models.JSONField(default=dict, blank=True)
+    # A finished game's result as the rules engine counted it (each seat's player, total,
+    # rank, win, bonuses, Yahtzees), written with the turn that ends the game and cleared
+    # by an undo or a reset: tallies and statistics read it instead of replaying every
+    # finished game of an evening on every request. Null while the game is being played.
+    result = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

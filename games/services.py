@@ -18,7 +18,7 @@ from django.db.models.functions import Cast
 
 from games import models
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move, Played, gamefile
+from games.rules import IllegalMove, Move, Played, Row, gamefile
 from games.rules.errors import N_
 
 _random = random.SystemRandom()
@@ -39,11 +39,60 @@ class LoadedGame:
     record: models.Game
     seats: list[models.Seat]
     entries: list[StoredEntry]
+    #: None for a finished game read from its stored result (games.tally), not replayed.
     state: RulesGame
 
     @property
     def players(self) -> list[models.Player]:
         return [seat.player for seat in self.seats]
+
+    @property
+    def finished(self) -> bool:
+        return self.state.finished if self.state is not None else self.record.result is not None
+
+    @property
+    def rounds(self) -> int:
+        return self.state.rounds if self.state is not None else self.record.result["rounds"]
+
+    @property
+    def round(self) -> int:
+        return self.state.round if self.state is not None else self.rounds
+
+
+def final_result(state: RulesGame, seats: Sequence[models.Seat]) -> dict[str, Any] | None:
+    """What a finished game comes to, seat by seat, as the engine counts it (None before).
+
+    Stored on the game (``Game.result``) with the turn that ends it; games.tally reads it.
+    """
+    if not state.finished:
+        return None
+    ranks, winners = state.ranks(), set(state.winners())
+    return {
+        "rounds": state.rounds,
+        "columns": len(state.columns),
+        "seats": [
+            {
+                "player": seat.player_id,
+                "total": state.total(index),
+                "rank": ranks[index],
+                "won": index in winners,
+                "bonuses": sum(
+                    1 for column in state.columns if state.column_totals(index, column).bonus
+                ),
+                "yahtzees": yahtzees(state, index),
+            }
+            for index, seat in enumerate(seats)
+        ],
+    }
+
+
+def yahtzees(state: RulesGame, player: int) -> int:
+    """Five alike scored in a five-of-a-kind box, plus every Yahtzee bonus earned."""
+    boxes = 0
+    if Row.FIVE_OF_A_KIND in state.rows:
+        boxes = sum(1 for col in state.columns if state.box(player, col, Row.FIVE_OF_A_KIND).value)
+    bonuses = sum(1 for played in state.played if played.move.player == player and played.bonus)
+    return boxes + bonuses
 
 
 def entry_to_move(entry: StoredEntry, position: int) -> Move:
@@ -132,6 +181,19 @@ def stored_entries(queryset: Any) -> list[StoredEntry]:
     return _stored(rows)
 
 
+def stored_entries_by_game(queryset: Any) -> dict[int, list[StoredEntry]]:
+    """The entries of ``queryset`` (any games), each game's in turn order (one query)."""
+    rows = (
+        queryset.order_by("game_id", "turn")
+        .annotate(**{_READ_AS[name]: expression for name, expression in _READ.items()})
+        .values_list("game_id", *(_READ_AS.get(name, name) for name in ENTRY_FIELDS))
+    )
+    grouped: dict[int, list[Any]] = {}
+    for game_id, *row in rows:
+        grouped.setdefault(game_id, []).append(row)
+    return {game_id: _stored(game_rows) for game_id, game_rows in grouped.items()}
+
+
 def _entries_sql() -> str:
     quote = connection.ops.quote_name
     entry = models.Entry._meta
@@ -200,6 +262,8 @@ def poll_state(number: int, token: str, read_only: bool = False) -> tuple[int, i
     Every open sheet asks this every 2 seconds: one plain SQL query, since building it
     through the ORM costs several times what running it does.
     """
+    if not 1 <= number <= 2**31 - 1:
+        return None  # not a number the column can hold (the ORM answers "no such row" too)
     quote = connection.ops.quote_name
     game, evening = models.Game._meta, models.Evening._meta
     table, evenings = quote(game.db_table), quote(evening.db_table)
@@ -218,10 +282,15 @@ def poll_state(number: int, token: str, read_only: bool = False) -> tuple[int, i
     return None if row is None else (row[0], row[1])
 
 
+def read(game: models.Game) -> tuple[list[models.Seat], list[StoredEntry]]:
+    """The game's seats (with their players) and entries, not replayed (two queries)."""
+    seats = list(game.seats.select_related("player").order_by("position"))
+    return seats, entries_of(game.pk)
+
+
 def load(game: models.Game) -> LoadedGame:
     """Rebuild the game by replaying its entries through the rules engine (two queries)."""
-    seats = list(game.seats.select_related("player").order_by("position"))
-    return replay(game, seats, entries_of(game.pk))
+    return replay(game, *read(game))
 
 
 def load_current(game_id: int) -> LoadedGame:
@@ -357,7 +426,7 @@ def record_turn(game_id: int, move: Move, expected_version: int | None) -> tuple
             # Another writer slipped past the lock (only possible without row locks).
             raise StaleVersion(game) from None
         loaded.entries.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
-        _bump(game, pending={})
+        _bump(game, pending={}, result=final_result(loaded.state, loaded.seats))
         return loaded, played
 
 
@@ -368,7 +437,7 @@ def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played
         played = loaded.state.undo()
         last = loaded.entries.pop()
         models.Entry.objects.filter(pk=last.pk).delete()
-        _bump(game, pending={})
+        _bump(game, pending={}, result=None)
         return loaded, played
 
 
@@ -377,16 +446,18 @@ def reset(game_id: int, expected_version: int | None) -> models.Game:
     with transaction.atomic():
         game = _locked(game_id, expected_version)
         game.entries.all().delete()
-        _bump(game, pending={})
+        _bump(game, pending={}, result=None)
         return game
 
 
-def set_entry_mode(game_id: int, mode: str) -> models.Game:
+def set_entry_mode(game_id: int, mode: str, expected_version: int | None = None) -> models.Game:
     if mode not in models.Game.EntryMode.values:
         raise IllegalMove("mode", N_("Unknown entry mode."))
     with transaction.atomic():
-        game = _locked(game_id, None)
-        _bump(game, entry_mode=mode, pending={})
+        game = _locked(game_id, expected_version)
+        if game.entry_mode != mode:
+            # Only a real change empties the turn in progress (another phone's dice).
+            _bump(game, entry_mode=mode, pending={})
         return game
 
 
@@ -443,7 +514,9 @@ def import_document(data: str | bytes, evening: models.Evening | None = None) ->
             for turn, p in enumerate(state.played, start=1)
         )
         game.version = len(state.played)
-        game.save(update_fields=["version"])
+        seats = list(game.seats.order_by("position"))
+        game.result = final_result(state, seats)
+        game.save(update_fields=["version", "result"])
         return game
 
 

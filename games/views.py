@@ -371,10 +371,13 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 @require_POST
 def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
+    version = _int(request.POST.get("version"))
     try:
-        game = services.set_entry_mode(game.pk, request.POST.get("mode", ""))
+        game = services.set_entry_mode(game.pk, request.POST.get("mode", ""), version)
     except IllegalMove as error:
         return _refused(request, game, error)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
     return _respond(request, game)
 
 

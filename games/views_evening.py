@@ -124,10 +124,10 @@ def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[di
             {
                 "number": number,
                 "ruleset": labels.RULESET_SHORT.get(game.record.ruleset, game.record.ruleset),
-                "finished": game.state.finished,
-                "round": game.state.round,
-                "rounds": game.state.rounds,
-                "started": bool(game.entries),
+                "finished": game.finished,
+                "round": game.round,
+                "rounds": game.rounds,
+                "started": game.finished or bool(game.entries),
                 "results": sorted(lines, key=lambda r: (r.rank, r.seat)),
                 "winners": [r.name for r in lines if r.won],
                 "sheet_url": access.url("sheet", number),
@@ -332,20 +332,25 @@ def _describe(game: models.Game, name: str, played: Played) -> str:
 
 def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = _game(access, number)
-    loaded = services.load(game)
-    count = len(loaded.entries)
+    seats, entries = services.read(game)
+    count = len(entries)
     turn = min(max(_int(request.GET.get("turn"), count), 0), count)
-    # The sheet as it stood after ``turn`` turns: the engine replays the first entries.
-    then = services.replay(game, loaded.seats, loaded.entries[:turn])
     focus = _int(request.GET.get("p"), -1)
-    sheet = build(then.state, None, request.GET.get("view"), focus if focus >= 0 else None)
-    last = then.state.played[-1] if then.state.played else None
+    then: dict[str, Any] = {}
+
+    def step_reached(state: services.RulesGame) -> None:
+        # The sheet as it stood after ``turn`` turns, read off the engine on its way.
+        then["sheet"] = build(state, None, request.GET.get("view"), focus if focus >= 0 else None)
+        then["last"] = state.played[-1] if state.played else None
+
+    # One replay: the final game, each player's running totals, and the step's sheet.
+    loaded, running = tally.replay_with_totals(game, seats, entries, turn, step_reached)
+    sheet, last = then["sheet"], then["last"]
     if last is not None:
         for column in sheet.columns:
             if column.player == last.move.player and column.column == last.column:
                 column.cells[last.row].state += " just-played"
     players = len(loaded.seats)
-    running = tally.running_totals(loaded)
     chart = charts.line_chart(
         [
             charts.Series(name, values)
@@ -380,7 +385,9 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
         "step_back": step(turn - 1) if turn > 0 else None,
         "step_next": step(turn + 1) if turn < count else None,
         "step_last": step(count) if turn < count else None,
-        "described": _describe(game, then.state.players[last.move.player], last) if last else None,
+        "described": (
+            _describe(game, loaded.state.players[last.move.player], last) if last else None
+        ),
         "chart": chart,
         "legend": [
             {"name": name, "total": loaded.state.total(i), "swatch": charts.swatch(i)}

@@ -317,20 +317,47 @@ def workers(master: int) -> list[int]:
     return children
 
 
-def kill_a_worker(master: int, tally: Tally, target: int, deadline: float, log: list[str]):
-    """When about half the expected writes are acknowledged, SIGKILL one busy worker."""
+def established(port: int) -> set[str]:
+    """The socket inodes of the server's open client connections (loopback, this port)."""
+    inodes = set()
+    suffix = f":{port:04X}"
+    with open("/proc/net/tcp") as table:
+        next(table)
+        for line in table:
+            fields = line.split(None, 10)
+            if fields[3] == "01" and fields[1].endswith(suffix):  # 01: ESTABLISHED
+                inodes.add(fields[9])
+    return inodes
+
+
+def serving(pid: int, inodes: set[str]) -> bool:
+    """Whether this worker holds one of those connections: a request in flight."""
+    try:
+        links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+    except OSError:
+        return False
+    return any(link[8:-1] in inodes for link in links if link.startswith("socket:["))
+
+
+def kill_a_worker(
+    master: int, port: int, tally: Tally, target: int, deadline: float, log: list[str]
+) -> None:
+    """When about half the expected writes are acknowledged, SIGKILL a worker mid-request."""
+    pids = workers(master)
     while time.monotonic() < deadline:
         if tally.acknowledged >= target:
-            pids = workers(master)
-            if pids:
-                pid = random.choice(pids)
+            inodes = established(port)
+            busy = [pid for pid in pids if serving(pid, inodes)]
+            if busy:
+                pid = random.choice(busy)
                 os.kill(pid, signal.SIGKILL)
                 at = time.monotonic() - tally.started_at
                 log.append(
-                    f"pid {pid} at {at:.1f} s, after {tally.acknowledged} acknowledged writes"
+                    f"pid {pid} at {at:.1f} s, mid-request, after {tally.acknowledged} "
+                    "acknowledged writes"
                 )
                 return
-        time.sleep(0.05)
+        time.sleep(0.005)
 
 
 # --- checking the database ------------------------------------------------------------------------
@@ -461,7 +488,7 @@ def main() -> int:
         killed: list[str] = []
         killer = threading.Thread(
             target=kill_a_worker,
-            args=(server.pid, tally, expected // 2, deadline, killed),
+            args=(server.pid, port, tally, expected // 2, deadline, killed),
             daemon=True,
         )
 
@@ -560,6 +587,10 @@ def main() -> int:
     if other_errors or finished < len(tables):
         failed.append("tables stopped before the end")
     print("RESULT:", "FAILED: " + "; ".join(failed) if failed else "OK")
+    if failed:
+        print(f"server log: {log_path}")
+    else:
+        shutil.rmtree(log_path.parent, ignore_errors=True)
     return 1 if failed else 0
 
 

@@ -52,7 +52,9 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None,
+) -> Iterator[None]:
     """On SQLite, test in a file as production does, not in a shared in-memory database.
 
     In shared-cache memory a second writer fails at once ("database table is locked");
@@ -64,6 +66,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: N
     from django.conf import settings
 
     database = settings.DATABASES["default"]
+    path = None
     if database["ENGINE"] == "django.db.backends.sqlite3":
         name = f"scorepad-test-{os.getpid()}.sqlite3"
-        database.setdefault("TEST", {})["NAME"] = os.path.join(tempfile.gettempdir(), name)
+        path = os.path.join(tempfile.gettempdir(), name)
+        database.setdefault("TEST", {})["NAME"] = path
+    yield
+    # Django deletes the database file; WAL mode leaves its two companions.
+    for leftover in (f"{path}-wal", f"{path}-shm") if path else ():
+        if os.path.exists(leftover):
+            os.remove(leftover)

@@ -174,7 +174,7 @@ ints = st.one_of(
 int_texts = st.one_of(ints.map(str), texts)
 
 
-def choices(version: int) -> st.SearchStrategy[str]:
+def choices() -> st.SearchStrategy[str]:
     values = st.integers(min_value=-5, max_value=400)
     return st.one_of(
         st.sampled_from(["x", "dice", "v:", "y:", ":", "v:abc", "v: 5", "y:-0"]),
@@ -196,7 +196,7 @@ def field_values(name: str, game: models.Game) -> st.SearchStrategy[Any]:
     if name == "column":
         return st.one_of(st.sampled_from(COLUMNS), texts)
     if name == "choice":
-        return choices(version)
+        return choices()
     if name in ("mode", "entry_mode"):
         return st.one_of(st.sampled_from(["value", "dice", "virtual"]), texts)
     if name == "action":

@@ -122,7 +122,8 @@ def test_two_phones_scoring_different_cells_of_one_turn_store_one_entry() -> Non
     loser = first if first.status_code == 409 else second
     stored = fresh(game).entries.get()
     label = "Fives" if stored.row == "fives" else "Chance"
-    assert f"Ana&#x27;s turn was just scored on another phone ({label})." in loser.content.decode()
+    message = f"the last score is Ana&#x27;s {label}, and it is Bob&#x27;s turn."
+    assert message in loser.content.decode()
     assert_consistent(game)
 
 
@@ -215,11 +216,15 @@ def test_an_undo_and_a_score_racing_leave_a_consistent_game() -> None:
         assert game.version == before + 1
         if undo.status_code == 200:
             winners.add("undo")
+            # The refused score is told what is sure: the last score and whose turn it is.
+            told = score.content.decode()
+            assert f"the last score is Ana{attempt}&#x27;s Ones, and it is Bob&#x27;s turn" in told
             assert [(e.player_id, e.row) for e in loaded.entries] == [
                 (loaded.seats[0].player_id, "ones")
             ]
         else:
             winners.add("score")
+            assert "Nothing was undone" in undo.content.decode()
             assert [e.row for e in loaded.entries] == ["ones", "ones", "twos"]
     assert winners  # whichever wins, the game stays whole
 
@@ -323,3 +328,19 @@ def test_two_phones_adding_a_die_at_once_add_one() -> None:
     assert sorted([first.status_code, second.status_code]) == [200, 409]
     assert len(fresh(game).pending["dice"]) == 1
     assert fresh(game).version == game.version + 1
+
+
+def test_a_mode_switch_from_an_older_sheet_keeps_the_other_phones_dice() -> None:
+    game = new_game(entry_mode=models.Game.EntryMode.VIRTUAL)
+    seen = game.version
+    services.save_pending(game.pk, {"dice": [1, 2, 3, 4, 5], "held": [False] * 5}, None)
+    response = Client().post(url(game, "entry_mode"), {"version": seen, "mode": "value"})
+    assert response.status_code == 409
+    assert fresh(game).pending["dice"] == [1, 2, 3, 4, 5]
+    # Tapping the mode already on changes nothing either.
+    response = Client().post(
+        url(game, "entry_mode"), {"version": fresh(game).version, "mode": "virtual"}
+    )
+    assert response.status_code == 302
+    assert fresh(game).pending["dice"] == [1, 2, 3, 4, 5]
+    assert fresh(game).version == seen + 1

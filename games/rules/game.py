@@ -167,6 +167,7 @@ class Game:
         self._bonuses = [0] * len(self.players)
         self._totals: dict[tuple[int, str], ColumnTotals] = {}
         self._offers: dict[str, tuple[int, ...]] = {}
+        self._keys: dict[str, list[tuple[Cell, int | None, bool]]] = {}
         self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
 
     # --- setting up ----------------------------------------------------------------------
@@ -501,15 +502,14 @@ class Game:
     def _count_column(self, player: int, column: str) -> ColumnTotals:
         sheet = self._sheets[player]
         upper = progress = lower = 0
-        for row in self.rows:
-            box = sheet.get((column, row))
+        for key, face, counted in self._column_keys(column):
+            box = sheet.get(key)
             if box is None:
                 continue
-            face = UPPER_FACE.get(row)
             if face is not None:
                 upper += box.value or 0
                 progress += (box.value or 0) - 3 * face
-            elif row not in (Row.MAX, Row.MIN):
+            elif counted:
                 lower += box.value or 0
         void = False
         high, low = sheet.get((column, Row.MAX)), sheet.get((column, Row.MIN))
@@ -521,6 +521,17 @@ class Game:
             lower += sum(box.value or 0 for box in (high, low) if box is not None)
         bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
         return ColumnTotals(upper, progress, bonus, lower, upper + bonus + lower, void)
+
+    def _column_keys(self, column: str) -> list[tuple[Cell, int | None, bool]]:
+        """Each row of a column: its sheet key, the face it counts (upper rows) and
+        whether it adds to the lower section (Max and Min are counted apart)."""
+        keys = self._keys.get(column)
+        if keys is None:
+            keys = self._keys[column] = [
+                ((column, row), UPPER_FACE.get(row), row not in (Row.MAX, Row.MIN))
+                for row in self.rows
+            ]
+        return keys
 
     def yahtzee_bonus(self, player: int) -> int:
         return self._bonuses[player]

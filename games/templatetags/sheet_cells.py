@@ -1,4 +1,4 @@
-"""``{% sheet_cells row %}``: a sheet row's cells, built in Python (games/sheet_html.py)."""
+"""``{% sheet_table %}``: the sheet in the context, built in Python (games/sheet_html.py)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,10 @@ from django import template
 from django.utils.safestring import SafeString
 
 from games import sheet_html
-from games.sheet import RowView
 
 register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def sheet_cells(context: Any, row: RowView) -> SafeString:
-    return sheet_html.cells(row, sheet_html.links_for(context))
+def sheet_table(context: Any) -> SafeString:
+    return sheet_html.table(context["sheet"], sheet_html.links_for(context))

@@ -1,0 +1,95 @@
+"""A finished game's result is stored with its last turn, so tallies need not replay it."""
+
+from __future__ import annotations
+
+import pytest
+from evening_support import again, best, by_player, cross, evening, least, play
+
+from games import models, services, tally
+from games.rules import gamefile
+
+pytestmark = pytest.mark.django_db
+
+
+def _lines(games: list[services.LoadedGame]) -> list[tuple]:
+    board = tally.evening_tally(games)
+    return [
+        (line.name, line.rank, line.games, line.wins, line.total, line.best, line.bonuses)
+        + (line.columns, line.yahtzees)
+        for line in board.lines
+    ]
+
+
+def test_the_turn_that_ends_a_game_stores_its_result() -> None:
+    game = evening(("Ann", "Bob"))
+    loaded = play(game, by_player(best, least))
+    game.refresh_from_db()
+    state = loaded.state
+    assert game.result == {
+        "rounds": state.rounds,
+        "columns": 1,
+        "seats": [
+            {
+                "player": seat.player_id,
+                "total": state.total(index),
+                "rank": state.ranks()[index],
+                "won": index in state.winners(),
+                "bonuses": int(bool(state.column_totals(index, state.columns[0]).bonus)),
+                "yahtzees": services.yahtzees(state, index),
+            }
+            for index, seat in enumerate(loaded.seats)
+        ],
+    }
+    assert [seat["won"] for seat in game.result["seats"]] == [True, False]
+
+
+def test_no_result_is_stored_before_the_last_turn() -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, best, turns=5)
+    game.refresh_from_db()
+    assert game.result is None
+
+
+def test_undoing_the_last_turn_clears_the_result() -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, best)
+    game.refresh_from_db()
+    services.undo(game.pk, game.version)
+    game.refresh_from_db()
+    assert game.result is None
+    assert not services.load(game).state.finished
+
+
+def test_a_reset_clears_the_result() -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, best)
+    game.refresh_from_db()
+    services.reset(game.pk, game.version)
+    game.refresh_from_db()
+    assert game.result is None
+
+
+def test_importing_a_finished_game_stores_its_result() -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, by_player(least, best))
+    document = services.export_document(game)
+    imported = services.import_document(document)
+    assert imported.result is not None
+    assert [s["won"] for s in imported.result["seats"]] == [False, True]
+    assert gamefile.load(document).finished
+
+
+def test_a_tally_read_from_stored_results_is_the_tally_replayed() -> None:
+    first = evening(("Ann", "Bob", "Cy"))
+    play(first, by_player(best, least, cross))
+    second = again(first)
+    play(second, by_player(least, best, best))  # a tie for the top: two wins
+    third = again(second)
+    play(third, best, turns=4)  # still being played: not counted
+    stored = tally.load_games(first.evening.games.order_by("number"))
+    assert [game.state is None for game in stored] == [True, True, False]
+    models.Game.objects.filter(evening=first.evening).update(result=None)
+    replayed = tally.load_games(first.evening.games.order_by("number"))
+    assert all(game.state is not None for game in replayed)
+    assert _lines(stored) == _lines(replayed)
+    assert [r.won for r in tally.results(stored[1])] == [False, True, True]
