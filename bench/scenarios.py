@@ -1,9 +1,21 @@
 """What the benchmark seeds and what each scenario sends.
 
+Scenarios (budgets in bench/run.py):
+
+- floor: ``/healthz``, a view that touches no database, through every middleware;
+- score_value / score_dice: the POST that scores a turn (htmx), in a usual game
+  (4 players × 3 columns of column Yam's); score_*_8x4: the same in the worst case,
+  8 players × 4 columns from turn 200 (no budget, for the record). In dice mode the
+  measured POST is the one that writes the pending dice, not the die taps before it;
+- sheet: the whole page of an 8 × 4 game 440 turns in (sheet_table: its table view);
+- poll: the live-update poll of that game when nothing changed (204);
+- leaderboard: an evening of 30 games of 8 × 4, 29 finished and the last 440 turns in;
+- review: the review page of the first (finished) game of that evening.
+
 Every scenario is built per thread: a ``Client`` (one phone, with its cookies) and a
-``next_request`` callable. Scoring threads each own their games, keep an engine replica
-of the game they play (whose turn, the version, a legal cell and value) and move to
-their next game when one ends, so no two threads ever write to the same game.
+``next_request`` callable. Scoring threads each own their games and keep an engine
+replica of each (whose turn, the version, a legal cell and value), so no two threads
+ever write to the same game.
 """
 
 from __future__ import annotations
@@ -19,7 +31,7 @@ from bench.load import Answer, Client, Request
 from bench.play import dice_move, roll, value_move
 from bench.seed import SeededGame, evening_of
 from games import models
-from games.rules import Move
+from games.rules import Game, Move
 
 #: The leaderboard's evening: 30 games of 8 players × 4 columns, the last one late.
 EVENING_GAMES = 30
@@ -97,57 +109,70 @@ def same_get(path: str, htmx: bool = False, expect: tuple[int, ...] = (200,)):
     return build
 
 
+@dataclass
+class Table:
+    """One game as the phone playing it knows it: the engine's replica and the version."""
+
+    game: SeededGame
+    replica: Game
+    version: int
+
+
 class Scorer:
-    """One phone scoring turn after turn in its own games, tracking them with the engine."""
+    """One phone scoring in its own games, tracking each with an engine replica.
+
+    It takes its games in turn (one turn in each, then again), so that in dice mode one
+    UPDATE per round of its games sets the dice every game's next score will use — as
+    the die taps would have left them — rather than the phone writing before each score.
+    """
 
     def __init__(self, games: list[SeededGame], mode: str, seed: int) -> None:
-        self.games = list(games)
+        self.tables = [Table(game, game.replica(), game.version) for game in games]
         self.mode = mode
         self.rng = random.Random(seed)
-        self.game: SeededGame | None = None
+        self.index = 0
+        self.dice: list[int] = []
+        self.table: Table | None = None
         self.move: Move | None = None
 
-    def _next_game(self) -> bool:
-        if not self.games:
-            self.game = None
-            return False
-        self.game = self.games.pop(0)
-        self.replica = self.game.replica()
-        self.version = self.game.version
-        return True
+    def _roll_for_every_table(self) -> None:
+        self.dice = roll(self.rng)
+        pks = [table.game.pk for table in self.tables]
+        models.Game.objects.filter(pk__in=pks).update(pending={"dice": self.dice})
 
     def __call__(self, answer: Answer | None) -> Request | None:
-        if self.move is not None and answer is not None:
+        table, move = self.table, self.move
+        if table is not None and move is not None and answer is not None:
             if answer.status == 200:
-                self.replica.play(self.move)
-                self.version += 1
+                table.replica.play(move)
+                table.version += 1
             else:
                 # Not expected: leave this game rather than guess where it stands.
-                self.replica = None
-            self.move = None
-        if self.game is None or self.replica is None or self.replica.finished:
-            if not self._next_game():
-                return None
-        assert self.game is not None
+                self.tables.remove(table)
+                self.index -= 1
+        self.tables = [t for t in self.tables if not t.replica.finished]
+        if not self.tables:
+            return None
+        if self.index >= len(self.tables) or self.index < 0:
+            self.index = 0
+        if self.index == 0 and self.mode == "dice":
+            self._roll_for_every_table()
+        self.table = table = self.tables[self.index]
+        self.index += 1
         form: dict[str, str]
         if self.mode == "dice":
-            dice = roll(self.rng)
-            # The five dice the phone entered, as the die taps would have left them.
-            models.Game.objects.filter(pk=self.game.pk).update(pending={"dice": dice})
-            self.move = dice_move(self.replica, dice, self.rng)
+            self.move = move = dice_move(table.replica, self.dice, self.rng)
             form = {"choice": "dice"}
         else:
-            self.move = value_move(self.replica, self.rng)
-            choice = "x" if self.move.cross else f"v:{self.move.value}"
-            form = {"choice": choice}
+            self.move = move = value_move(table.replica, self.rng)
+            form = {"choice": "x" if move.cross else f"v:{move.value}"}
         form.update(
-            version=str(self.version),
-            player=str(self.move.player),
-            column=str(self.move.column),
-            row=self.move.row,
+            version=str(table.version),
+            player=str(move.player),
+            column=str(move.column),
+            row=move.row,
         )
-        path = sheet_path(self.game) + "score"
-        return Request("POST", path, form=form, htmx=True)
+        return Request("POST", sheet_path(table.game) + "score", form=form, htmx=True)
 
 
 def scoring(groups: list[list[SeededGame]], mode: str):

@@ -37,15 +37,9 @@ class CellLinks:
     crossed_label: str
 
 
-_LINKS_KEY = "_cell_links"
-
-
 def links_for(context: Any) -> CellLinks:
-    """The links of the sheet in ``context``, kept on the sheet for the rest of the render."""
+    """What the cells of the sheet in ``context`` link to (reversed once per render)."""
     sheet = context.get("sheet")
-    cached = getattr(sheet, "__dict__", {}).get(_LINKS_KEY)
-    if cached is not None:
-        return cached
     # Spectator pages and the review page show cells, never controls.
     read_only = bool(context.get("read_only")) or bool(context.get("review"))
     game = context.get("game")
@@ -55,20 +49,16 @@ def links_for(context: Any) -> CellLinks:
         token = context["evening"].token
         pick_url = reverse("pick", args=[token, game.number])
         score_url = reverse("score", args=[token, game.number])
-    current = getattr(sheet, "current", None)
-    links = CellLinks(
+    return CellLinks(
         read_only=read_only,
         entry_mode=getattr(game, "entry_mode", ""),
         pick_url=escape(pick_url),
         score_url=escape(score_url),
         version=getattr(game, "version", 0),
-        player=str(current),
+        player=str(getattr(sheet, "current", None)),
         csrf_input=CsrfTokenNode().render(context) if not read_only else "",
         crossed_label=gettext("crossed out"),
     )
-    if hasattr(sheet, "__dict__"):
-        sheet.__dict__[_LINKS_KEY] = links
-    return links
 
 
 def table(sheet: Sheet, links: CellLinks) -> SafeString:

@@ -58,6 +58,10 @@ def test_undoing_the_last_turn_clears_the_result() -> None:
     game.refresh_from_db()
     assert game.result is None
     assert not services.load(game).state.finished
+    # The tally replays it again, as a game still being played.
+    (loaded,) = tally.load_games(models.Game.objects.filter(pk=game.pk))
+    assert loaded.state is not None and not loaded.finished
+    assert tally.evening_tally([loaded]).current is loaded
 
 
 def test_a_reset_clears_the_result() -> None:

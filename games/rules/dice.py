@@ -16,19 +16,25 @@ FACES = (1, 2, 3, 4, 5, 6)
 ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))  # type: ignore[arg-type]
 
 
-_FACE_SET = frozenset(FACES)
-
-
 def parse_dice(values: Any) -> Dice:
     """Return five dice, sorted, or raise IllegalMove saying what is wrong."""
     # The common case (five plain ints from 1 to 6) in one pass; anything else takes
     # the checks below, which say what is wrong.
-    if (
-        type(values) in (list, tuple)
-        and len(values) == 5
-        and all(type(die) is int and die in _FACE_SET for die in values)
-    ):
-        return tuple(sorted(values))  # type: ignore[return-value]
+    if type(values) in (list, tuple) and len(values) == 5:
+        a, b, c, d, e = values
+        if (
+            type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and type(e) is int
+            and 1 <= a <= 6
+            and 1 <= b <= 6
+            and 1 <= c <= 6
+            and 1 <= d <= 6
+            and 1 <= e <= 6
+        ):
+            return tuple(sorted(values))  # type: ignore[return-value]
     if not isinstance(values, (list, tuple)):  # noqa: UP038 - a tuple is quicker than a union
         raise IllegalMove("dice", N_("Dice must be a list of five faces."))
     if len(values) != 5:
