@@ -352,13 +352,19 @@ def load_current(game_id: int) -> LoadedGame:
 
 
 def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntry]) -> LoadedGame:
+    """The engine's game rebuilt from stored entries.
+
+    Every entry was checked by the rules when it was stored (the game row locked), so
+    it is written back as stored (``apply_trusted``), not checked again; a new move
+    still goes through ``play``, a game file through ``gamefile.load``.
+    """
     position = {seat.player_id: seat.position for seat in seats}
     state = RulesGame.new(
         game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
     )
-    play = state.play
+    apply = state.apply_trusted
     for entry in entries:
-        play(entry_to_move(entry, position[entry.player_id]))
+        apply(entry_to_move(entry, position[entry.player_id]), entry.value)
     return LoadedGame(game, seats, entries, state)
 
 
@@ -464,7 +470,9 @@ def play_again(game_id: int) -> models.Game:
 # --- playing ------------------------------------------------------------------------------
 
 
-def record_turn(game_id: int, move: Move, expected_version: int | None) -> tuple[LoadedGame, Played]:
+def record_turn(
+    game_id: int, move: Move, expected_version: int | None
+) -> tuple[LoadedGame, Played]:
     """Check a move with the rules and store it; raises IllegalMove or StaleVersion."""
     with transaction.atomic():
         game = _locked(game_id, expected_version)
@@ -533,7 +541,9 @@ def roll(pending: dict[str, Any]) -> dict[str, Any]:
     return {"dice": new, "held": held, "rolls": rolls}
 
 
-def save_pending(game_id: int, pending: dict[str, Any], expected_version: int | None) -> models.Game:
+def save_pending(
+    game_id: int, pending: dict[str, Any], expected_version: int | None
+) -> models.Game:
     with transaction.atomic():
         game = _locked(game_id, expected_version)
         _bump(game, pending=pending)
@@ -596,7 +606,9 @@ def change_players(game_id: int, post: Any) -> None:
             if action == "rename":
                 player = seats[position].player
                 if game.evening.players.filter(name=name).exclude(pk=player.pk).exists():
-                    raise IllegalMove("players", N_("Another player of this evening has that name."))
+                    raise IllegalMove(
+                        "players", N_("Another player of this evening has that name.")
+                    )
                 player.name = name
                 player.save(update_fields=["name"])
                 _bump(game)
@@ -609,7 +621,9 @@ def change_players(game_id: int, post: Any) -> None:
         if action == "add":
             limit = RulesGame.new(game.ruleset, ["x"], game.options).ruleset.max_players
             if len(players) >= limit:
-                raise IllegalMove("players", N_("This game takes at most {max} players."), max=limit)
+                raise IllegalMove(
+                    "players", N_("This game takes at most {max} players."), max=limit
+                )
             player = game.evening.players.filter(name=name).first()
             players.append(player or models.Player.objects.create(evening=game.evening, name=name))
         elif action == "remove":

@@ -20,6 +20,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games import conflicts, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
+from games.links import GameUrls
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
@@ -74,6 +75,8 @@ def _context(
     return {
         "game": game,
         "evening": game.evening,
+        # The game's links, each reversed once however often the page shows it.
+        "urls": GameUrls(game.evening, game.number),
         "sheet": sheet,
         "pending": game.pending or {},
         "can_undo": bool(loaded.entries),
@@ -254,8 +257,6 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return render(request, template, context)
 
 
-
-
 # --- playing --------------------------------------------------------------------------------
 
 
@@ -315,7 +316,9 @@ def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     except services.StaleVersion as stale:
         return _score_stale(request, stale, version)
     name = loaded.state.players[move.player]
-    return _respond(request, loaded.record, loaded, notice=_scored_notice(game, loaded.state, name, played))
+    return _respond(
+        request, loaded.record, loaded, notice=_scored_notice(game, loaded.state, name, played)
+    )
 
 
 def _score_stale(
@@ -406,7 +409,9 @@ def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     elif request.POST.get("clear"):
         dice = []
     else:
-        return _respond(request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it."))
+        return _respond(
+            request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it.")
+        )
     return _save_pending(request, game, {"dice": dice})
 
 
@@ -430,7 +435,9 @@ def hold(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     index = _int(request.POST.get("index"))
     dice = pending.get("dice") or []
     if index is None or not 0 <= index < len(dice):
-        return _respond(request, game, status=422, error=_("Roll first, then tap a die to hold it."))
+        return _respond(
+            request, game, status=422, error=_("Roll first, then tap a die to hold it.")
+        )
     held = list(pending.get("held") or [False] * 5)
     held[index] = not held[index]
     pending["held"] = held
@@ -451,7 +458,9 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
         return _respond(request, game, loaded, status=422, error=_("Finish this game first."))
     new = services.play_again(game.pk)
     name = services.load(new).state.players[new.first_seat]
-    messages.info(request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name})
+    messages.info(
+        request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
+    )
     url = _game_url(new)
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 

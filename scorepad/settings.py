@@ -106,7 +106,16 @@ def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
             "PORT": str(port) if port else "",
             "CONN_MAX_AGE": 60,
             "CONN_HEALTH_CHECKS": True,
-            "OPTIONS": dict(parse_qsl(parts.query)),
+            "OPTIONS": {
+                # Server-side parameters, so psycopg can prepare a statement the connection
+                # has run 5 times: the same few queries answer every page (the 2-second
+                # poll is one of them), and PostgreSQL then skips parsing and planning
+                # them: about 0.14 ms of a 0.75 ms poll. (Behind a pooler in transaction
+                # mode older than PgBouncer 1.21, set server_side_binding=false in the URL.)
+                "server_side_binding": True,
+                "prepare_threshold": 5,
+                **dict(parse_qsl(parts.query)),
+            },
         }
 
     raise ImproperlyConfigured(

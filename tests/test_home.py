@@ -45,7 +45,7 @@ def test_it_puts_the_csrf_token_in_hx_headers(client: Client) -> None:
 def test_it_translates_the_home_page(client: Client) -> None:
     response = client.get("/", headers={"accept-language": "fr"})
     assert b'<html lang="fr">' in response.content
-    assert "Commencer une partie".encode() in response.content
+    assert b"Commencer une partie" in response.content
 
 
 def test_it_rejects_post_on_home(client: Client) -> None:

@@ -51,7 +51,16 @@ def test_it_reads_postgresql_without_password_or_port() -> None:
 
 def test_it_passes_postgres_query_as_options() -> None:
     db = parse_database_url("postgres://u:p@h:5432/d?sslmode=require")
-    assert db["OPTIONS"] == {"sslmode": "require"}
+    assert db["OPTIONS"]["sslmode"] == "require"
+
+
+def test_it_prepares_postgres_statements_unless_the_url_says_not() -> None:
+    # Deliberate: server-side binding lets psycopg prepare the queries every page and
+    # every poll repeat (settings.py says why); a URL can turn it off for a pooler.
+    db = parse_database_url("postgres://u:p@h:5432/d")
+    assert db["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+    pooled = parse_database_url("postgres://u:p@h:5432/d?server_side_binding=false")
+    assert pooled["OPTIONS"]["server_side_binding"] == "false"
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from itertools import combinations_with_replacement
 from typing import Any
 
-from .errors import IllegalMove, N_
+from .errors import N_, IllegalMove
 
 Dice = tuple[int, int, int, int, int]
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import Dice, parse_dice
-from .errors import IllegalMove, N_
+from .errors import N_, IllegalMove
 from .rulesets import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
@@ -210,6 +210,23 @@ class Game:
         game = cls.new(ruleset, players, options, first)
         for move in moves:
             game.play(move)
+        return game
+
+    @classmethod
+    def restore(
+        cls,
+        ruleset: str | RuleSet,
+        players: Sequence[str],
+        records: Iterable[tuple[Move, int]],
+        options: Mapping[str, Any] | None = None,
+        first: int = 0,
+    ) -> Game:
+        """Rebuild a game from moves the rules already accepted, each with the value it
+        wrote (``apply_trusted``): the same game as ``replay``, without checking again."""
+        game = cls.new(ruleset, players, options, first)
+        apply = game.apply_trusted
+        for move, value in records:
+            apply(move, value)
         return game
 
     # --- where the game stands -----------------------------------------------------------
@@ -478,6 +495,45 @@ class Game:
         self._filled[move.player][played.column] += 1
         self._bonuses[move.player] += played.bonus
         self._totals.pop((move.player, played.column), None)
+        self.played.append(played)
+        return played
+
+    def apply_trusted(self, move: Move, value: int) -> Played:
+        """Write a move ``resolve`` accepted when it was first played, with the value it
+        wrote then, as ``play`` would: no check, no score counted again.
+
+        Only for moves stored after the rules accepted them, in their order (a stored
+        game read back); a new move goes through ``play``. What the engine derives
+        rather than stores is derived here as in ``resolve``: the Joker and Yahtzee bonus
+        of five alike in dice (the column's five-of-a-kind box written: a bonus if it
+        holds 50), and of a value declared as a Yahtzee bonus.
+        """
+        player = move.player
+        column = move.column
+        if column is None:
+            column = self.columns[0]
+        row = move.row
+        sheet = self._sheets[player]
+        rolls = tuple([tuple(sorted(roll)) for roll in move.rolls]) if move.rolls else ()
+        if move.cross:
+            played = Played(move, column, row, 0, True, None, rolls)
+        elif move.dice is not None:
+            hand: Dice = tuple(sorted(move.dice))  # type: ignore[assignment]
+            five = sheet.get((column, Row.FIVE_OF_A_KIND)) if hand[0] == hand[4] else None
+            if five is not None and self.ruleset.joker:
+                bonus = YAHTZEE_BONUS if five.value == 50 else 0
+                played = Played(move, column, row, value, False, hand, rolls, bonus, True)
+            else:
+                played = Played(move, column, row, value, False, hand, rolls)
+        elif move.yahtzee_bonus:
+            played = Played(move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
+        else:
+            played = Played(move, column, row, value, False, None, rolls)
+        box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
+        sheet[(column, row)] = box
+        self._filled[player][column] += 1
+        self._bonuses[player] += played.bonus
+        self._totals.pop((player, column), None)
         self.played.append(played)
         return played
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import IllegalMove, N_
+from .errors import N_, IllegalMove
 from .game import Game, Move, Played
 from .rulesets import get_ruleset
 

@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from .dice import ALL_HANDS, Dice, face_counts
-from .errors import IllegalMove, N_
+from .errors import N_, IllegalMove
 
 
 class Row(StrEnum):
@@ -139,7 +139,7 @@ def five_alike(points: int) -> Scorer:
 
 
 UPPER_SCORERS: dict[str, Scorer] = {
-    row.value: count_face(f) for row, f in zip(UPPER_ROWS, range(1, 7))
+    row.value: count_face(face) for face, row in enumerate(UPPER_ROWS, start=1)
 }
 
 

@@ -426,9 +426,7 @@ def test_a_column_named_on_a_one_column_sheet_is_exported_in_canonical_form() ->
     # The stored game keeps the column either way, so the export has one form: the
     # column is written only when the sheet has several (GAME-FORMAT.md lets it out).
     turns = [ana("ones", column="free", value=3)]
-    assert gamefile.dump(gamefile.load(document("yam", turns)))["turns"] == [
-        ana("ones", value=3)
-    ]
+    assert gamefile.dump(gamefile.load(document("yam", turns)))["turns"] == [ana("ones", value=3)]
 
 
 def test_a_turn_may_name_a_player_as_listed_before_trimming() -> None:
