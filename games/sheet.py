@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import labels
-from games.rules import UPPER_ROWS, Game, IllegalMove
+from games.rules import UPPER_ROWS, Game, IllegalMove, Played
 from games.rules.rulesets import UPPER_BONUS_THRESHOLD, Column
 
 UPPER = {row.value for row in UPPER_ROWS}
@@ -239,3 +239,22 @@ def explain(error: IllegalMove, ruleset: str = "") -> str:
         return gettext(error.template).format(**params)
     except (KeyError, IndexError, ValueError):
         return str(error)
+
+
+def describe_turn(game: Game, played: Played) -> str:
+    """One line saying what a turn wrote: "Ana: 15 in Fives." (with the column when several)."""
+    name = game.players[played.move.player]
+    cell = labels.row_label(game.ruleset.key, played.row)
+    if len(game.columns) > 1:
+        cell = f"{cell} {labels.COLUMN_SYMBOLS[played.column]}"
+    if played.crossed or played.value == 0:
+        text = gettext("%(name)s: %(cell)s crossed out.") % {"name": name, "cell": cell}
+    else:
+        text = gettext("%(name)s: %(value)d in %(cell)s.") % {
+            "name": name,
+            "value": played.value,
+            "cell": cell,
+        }
+    if played.bonus:
+        text += " " + gettext("Yahtzee bonus +%(bonus)d!") % {"bonus": played.bonus}
+    return text

@@ -25,7 +25,7 @@ from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
 from games.rules.rulesets import UPPER_FACE
-from games.sheet import build, explain
+from games.sheet import build, describe_turn, explain
 
 GAME_TEMPLATE = "games/game.html"
 VIEW_COOKIE = "sheet_view"
@@ -282,23 +282,6 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
     return Move(value=value, yahtzee_bonus=kind == "y", **base)
 
 
-def _scored_notice(game: models.Game, state: Any, name: str, played: Any) -> str:
-    label = labels.row_label(game.ruleset, played.row)
-    if len(state.columns) > 1:
-        label = f"{label} {labels.COLUMN_SYMBOLS[played.column]}"
-    if played.crossed or played.value == 0:
-        text = _("%(name)s: %(cell)s crossed out.") % {"name": name, "cell": label}
-    else:
-        text = _("%(name)s: %(value)d in %(cell)s.") % {
-            "name": name,
-            "value": played.value,
-            "cell": label,
-        }
-    if played.bonus:
-        text += " " + _("Yahtzee bonus +%(bonus)d!") % {"bonus": played.bonus}
-    return text
-
-
 @require_POST
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
@@ -315,10 +298,7 @@ def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         return _refused(request, game, error)
     except services.StaleVersion as stale:
         return _score_stale(request, stale, version)
-    name = loaded.state.players[move.player]
-    return _respond(
-        request, loaded.record, loaded, notice=_scored_notice(game, loaded.state, name, played)
-    )
+    return _respond(request, loaded.record, loaded, notice=describe_turn(loaded.state, played))
 
 
 def _score_stale(
@@ -329,8 +309,7 @@ def _score_stale(
     loaded = services.load_current(stale.game.pk)
     played = conflicts.replayed_turn(loaded, request.POST, version)
     if played is not None:
-        name = loaded.state.players[played.move.player]
-        notice = _scored_notice(loaded.record, loaded.state, name, played)
+        notice = describe_turn(loaded.state, played)
         return _respond(request, loaded.record, loaded, notice=notice)
     message = conflicts.stale_score_message(loaded, request.POST)
     return _respond(request, loaded.record, loaded, status=409, error=message)

@@ -25,8 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import charts, known, labels, models, services, tally
 from games import views as table
-from games.rules import Played
-from games.sheet import build
+from games.sheet import build, describe_turn
 
 HtmxHttpRequest = table.HtmxHttpRequest
 GAME_TEMPLATE = table.GAME_TEMPLATE
@@ -313,23 +312,6 @@ def watch_board_poll(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
 # --- reviewing a game -------------------------------------------------------------------------
 
 
-def _describe(game: models.Game, name: str, played: Played) -> str:
-    cell = labels.row_label(game.ruleset, played.row)
-    if len(services.RulesGame.new(game.ruleset, [name], game.options).columns) > 1:
-        cell = f"{cell} {labels.COLUMN_SYMBOLS[played.column]}"
-    if played.crossed or played.value == 0:
-        text = _("%(name)s crossed out %(cell)s.") % {"name": name, "cell": cell}
-    else:
-        text = _("%(name)s wrote %(value)d in %(cell)s.") % {
-            "name": name,
-            "value": played.value,
-            "cell": cell,
-        }
-    if played.bonus:
-        text += " " + _("Yahtzee bonus +%(bonus)d!") % {"bonus": played.bonus}
-    return text
-
-
 def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = _game(access, number)
     seats, entries = services.read(game)
@@ -385,9 +367,7 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
         "step_back": step(turn - 1) if turn > 0 else None,
         "step_next": step(turn + 1) if turn < count else None,
         "step_last": step(count) if turn < count else None,
-        "described": (
-            _describe(game, loaded.state.players[last.move.player], last) if last else None
-        ),
+        "described": (describe_turn(loaded.state, last) if last else None),
         "chart": chart,
         "legend": [
             {"name": name, "total": loaded.state.total(i), "swatch": charts.swatch(i)}

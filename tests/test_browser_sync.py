@@ -142,14 +142,15 @@ def test_the_big_screen_shows_the_current_game_live(live_server: LiveServer, con
     assert errors == []
 
 
-# --- screenshots for the closing note (SCOREPAD_SCREENS=/some/dir to take them) --------------
+# --- screenshots for the closing note (SCOREPAD_SCREENS=/some/dir keeps them) -----------------
 
 SCREENS = os.environ.get("SCOREPAD_SCREENS")
 
 
-@pytest.mark.skipif(not SCREENS, reason="set SCOREPAD_SCREENS to a folder to take screenshots")
-def test_take_screenshots(live_server: LiveServer, contexts: Any) -> None:
-    folder = Path(SCREENS or ".")
+def test_the_evening_pages_render_for_screenshots(
+    live_server: LiveServer, contexts: Any, tmp_path: Path
+) -> None:
+    folder = Path(SCREENS) if SCREENS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     first = evening(("Élodie", "Bob", "Chloé", "Dan"))
     models.Evening.objects.filter(pk=first.evening_id).update(name="Friday dice")
