@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .dice import Dice, parse_dice
 from .errors import N_, IllegalMove
@@ -24,9 +24,13 @@ Cell = tuple[str, str]  # (column, row)
 _DOWN, _UP = Column.DOWN.value, Column.UP.value
 
 
-@dataclass(frozen=True)
-class Move:
-    """One turn as a player declares it: exactly one of dice, value or cross."""
+class Move(NamedTuple):
+    """One turn as a player declares it: exactly one of dice, value or cross.
+
+    A named tuple rather than a frozen dataclass: replaying a game builds one Move and
+    one Played per stored entry on every request, and a tuple is several times cheaper
+    to build.
+    """
 
     player: int
     row: str
@@ -38,34 +42,8 @@ class Move:
     #: Earlier rolls of a virtual-dice turn (the last roll is ``dice``).
     rolls: Sequence[Sequence[int]] = ()
 
-    # Replaying a game builds one Move and one Played per entry on every request: the
-    # generated frozen __init__ (object.__setattr__ per field) costs 3-4× this one,
-    # which fills the instance dict directly. Same fields, order and defaults
-    # (games/tests/test_rules_fast_paths.py checks they stay in step).
-    def __init__(
-        self,
-        player: int,
-        row: str,
-        column: str | None = None,
-        dice: Sequence[int] | None = None,
-        value: int | None = None,
-        cross: bool = False,
-        yahtzee_bonus: bool = False,
-        rolls: Sequence[Sequence[int]] = (),
-    ) -> None:
-        own = self.__dict__
-        own["player"] = player
-        own["row"] = row
-        own["column"] = column
-        own["dice"] = dice
-        own["value"] = value
-        own["cross"] = cross
-        own["yahtzee_bonus"] = yahtzee_bonus
-        own["rolls"] = rolls
 
-
-@dataclass(frozen=True)
-class Played:
+class Played(NamedTuple):
     """What a move wrote on the sheet."""
 
     move: Move
@@ -78,30 +56,6 @@ class Played:
     #: Yahtzee bonus points this turn earned (0 or 100).
     bonus: int = 0
     joker: bool = False
-
-    def __init__(
-        self,
-        move: Move,
-        column: str,
-        row: str,
-        value: int,
-        crossed: bool,
-        dice: Dice | None,
-        rolls: tuple[Dice, ...],
-        bonus: int = 0,
-        joker: bool = False,
-    ) -> None:
-        # As Move's: the instance dict filled directly, same fields and defaults.
-        own = self.__dict__
-        own["move"] = move
-        own["column"] = column
-        own["row"] = row
-        own["value"] = value
-        own["crossed"] = crossed
-        own["dice"] = dice
-        own["rolls"] = rolls
-        own["bonus"] = bonus
-        own["joker"] = joker
 
 
 @dataclass(frozen=True)
