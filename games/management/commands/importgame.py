@@ -11,7 +11,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="path of the JSON file, or - for standard input")
-        parser.add_argument("--evening", help="token of the evening to add the game to")
+        parser.add_argument(
+            "--evening",
+            help="token of the evening to add the game to; write --evening=TOKEN, "
+            "since a token may start with '-'",
+        )
 
     def handle(self, *args, file: str, evening: str | None = None, **options):
         if file == "-":
