@@ -160,12 +160,12 @@ def line_chart(
             'stroke-dasharray="4 3"/>'
         )
 
+    # Every series shares the x positions: each is written out once, not once a point.
+    xs = [_num(x_at(x)) for x in range(1, x_max + 1)]
     for index, item in enumerate(series):
         css = series_class(index)
         dash = _dash(index)
-        points = " ".join(
-            f"{_num(x_at(x))},{_num(y_at(y))}" for x, y in enumerate(item.values, start=1)
-        )
+        points = " ".join(f"{x},{_num(y_at(y))}" for x, y in zip(xs, item.values, strict=False))
         parts.append(
             f'<polyline class="series {css}" fill="none" stroke-width="3" '
             f'stroke-linejoin="round" stroke-linecap="round"{dash} points="{points}">'

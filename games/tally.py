@@ -57,13 +57,21 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
         for player in models.Player.objects.filter(evening__in=games.values("evening_id"))
     }
     seats: dict[int, list[models.Seat]] = defaultdict(list)
-    for seat in (
-        models.Seat.objects.filter(game__in=playing)
-        .select_related("player")
-        .order_by("game_id", "position")
-    ):
-        seats[seat.game_id].append(seat)
-    entries = services.stored_entries_by_game(models.Entry.objects.filter(game__in=playing))
+    unfinished = [game.pk for game in records if game.result is None]
+    if len(unfinished) == 1:
+        # The usual evening: one game being played. Its seats and entries are read as a
+        # game page reads them (plain SQL), in as many queries as the general case.
+        current = unfinished[0]
+        seats[current] = services.seats_of(current)
+        entries = {current: services.entries_of(current)}
+    else:
+        for seat in (
+            models.Seat.objects.filter(game__in=playing)
+            .select_related("player")
+            .order_by("game_id", "position")
+        ):
+            seats[seat.game_id].append(seat)
+        entries = services.stored_entries_by_game(models.Entry.objects.filter(game__in=playing))
     loaded = []
     for game in records:
         if game.result is not None:

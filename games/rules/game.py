@@ -22,6 +22,7 @@ from .rulesets import (
 
 Cell = tuple[str, str]  # (column, row)
 _DOWN, _UP = Column.DOWN.value, Column.UP.value
+_MAX, _MIN = Row.MAX.value, Row.MIN.value
 
 
 class Move(NamedTuple):
@@ -120,8 +121,21 @@ class Game:
         # asked for; a move or an undo updates its own player's entries.
         self._bonuses = [0] * len(self.players)
         self._totals: dict[tuple[int, str], ColumnTotals] = {}
+        # Running sums of each player's column, kept by every write and undo so a
+        # column's totals are read in a few steps rather than counted over its boxes:
+        # [upper section, progress against three of each face, lower section without
+        # Max and Min, the column's total (None until asked for again)]. Each row's share:
+        # the face it counts (upper rows) and whether it adds to the lower section (Max
+        # and Min are counted apart).
+        self._sums: list[dict[str, list[Any]]] = [
+            {col: [0, 0, 0, 0] for col in self.columns} for _ in self.players
+        ]
+        # Each player's grand total once asked for, until their next write or undo.
+        self._grand: list[int | None] = [None] * len(self.players)
+        self._row_shares = {
+            row: (UPPER_FACE.get(row), row not in (Row.MAX, Row.MIN)) for row in self.rows
+        }
         self._offers: dict[str, tuple[int, ...]] = {}
-        self._keys: dict[str, list[tuple[Cell, int | None, bool]]] = {}
         self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
 
     # --- setting up ----------------------------------------------------------------------
@@ -442,13 +456,26 @@ class Game:
             )
         return Played(move, column, row, value, False, None, rolls)
 
+    def _add(self, player: int, column: str, row: str, value: int, sign: int) -> None:
+        """Count a box written (sign 1) or taken back (sign -1) in its column's sums."""
+        face, counted = self._row_shares[row]
+        sums = self._sums[player][column]
+        if face is not None:
+            sums[0] += sign * value
+            sums[1] += sign * (value - 3 * face)
+        elif counted:
+            sums[2] += sign * value
+        sums[3] = None
+        self._totals.pop((player, column), None)
+        self._grand[player] = None
+
     def play(self, move: Move) -> Played:
         played = self.resolve(move)
         box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
         self._sheets[move.player][(played.column, played.row)] = box
         self._filled[move.player][played.column] += 1
         self._bonuses[move.player] += played.bonus
-        self._totals.pop((move.player, played.column), None)
+        self._add(move.player, played.column, played.row, played.value, 1)
         self.played.append(played)
         return played
 
@@ -487,7 +514,18 @@ class Game:
         sheet[(column, row)] = box
         self._filled[player][column] += 1
         self._bonuses[player] += played.bonus
+        # As ``_add`` does, inline: a stored game is read back through here on every request.
+        face, counted = self._row_shares[row]
+        written = played.value
+        sums = self._sums[player][column]
+        if face is not None:
+            sums[0] += written
+            sums[1] += written - 3 * face
+        elif counted:
+            sums[2] += written
+        sums[3] = None
         self._totals.pop((player, column), None)
+        self._grand[player] = None
         self.played.append(played)
         return played
 
@@ -498,7 +536,7 @@ class Game:
         del self._sheets[played.move.player][(played.column, played.row)]
         self._filled[played.move.player][played.column] -= 1
         self._bonuses[played.move.player] -= played.bonus
-        self._totals.pop((played.move.player, played.column), None)
+        self._add(played.move.player, played.column, played.row, played.value, -1)
         return played
 
     # --- totals and result ---------------------------------------------------------------
@@ -509,46 +547,47 @@ class Game:
             totals = self._totals[(player, column)] = self._count_column(player, column)
         return totals
 
-    def _count_column(self, player: int, column: str) -> ColumnTotals:
+    def _max_min(self, player: int, column: str) -> tuple[int, bool]:
+        """What Max and Min add to the column's lower section, and whether they are void."""
         sheet = self._sheets[player]
-        upper = progress = lower = 0
-        for key, face, counted in self._column_keys(column):
-            box = sheet.get(key)
-            if box is None:
-                continue
-            if face is not None:
-                upper += box.value or 0
-                progress += (box.value or 0) - 3 * face
-            elif counted:
-                lower += box.value or 0
-        void = False
-        high, low = sheet.get((column, Row.MAX)), sheet.get((column, Row.MIN))
-        if high is not None and low is not None:
-            void = (high.value or 0) <= (low.value or 0)
-            if not void:
-                lower += (high.value or 0) + (low.value or 0)
-        else:
-            lower += sum(box.value or 0 for box in (high, low) if box is not None)
+        high, low = sheet.get((column, _MAX)), sheet.get((column, _MIN))
+        if high is None:
+            return (0 if low is None else low.value or 0), False
+        if low is None:
+            return high.value or 0, False
+        if (high.value or 0) <= (low.value or 0):
+            return 0, True
+        return (high.value or 0) + (low.value or 0), False
+
+    def _count_column(self, player: int, column: str) -> ColumnTotals:
+        upper, progress, lower, _total = self._sums[player][column]
+        extra, void = self._max_min(player, column)
+        lower += extra
         bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
         return ColumnTotals(upper, progress, bonus, lower, upper + bonus + lower, void)
-
-    def _column_keys(self, column: str) -> list[tuple[Cell, int | None, bool]]:
-        """Each row of a column: its sheet key, the face it counts (upper rows) and
-        whether it adds to the lower section (Max and Min are counted apart)."""
-        keys = self._keys.get(column)
-        if keys is None:
-            keys = self._keys[column] = [
-                ((column, row), UPPER_FACE.get(row), row not in (Row.MAX, Row.MIN))
-                for row in self.rows
-            ]
-        return keys
 
     def yahtzee_bonus(self, player: int) -> int:
         return self._bonuses[player]
 
     def total(self, player: int) -> int:
-        columns = sum(self.column_totals(player, col).total for col in self.columns)
-        return columns + self.yahtzee_bonus(player)
+        grand = self._grand[player]
+        if grand is None:
+            # Each column's total read straight off its sums (no ColumnTotals is built),
+            # and counted again only after a write or an undo in that column.
+            grand = self._bonuses[player]
+            sums = self._sums[player]
+            for column in self.columns:
+                column_sums = sums[column]
+                total = column_sums[3]
+                if total is None:
+                    upper, _progress, lower, _total = column_sums
+                    total = upper + lower + self._max_min(player, column)[0]
+                    if upper >= UPPER_BONUS_THRESHOLD:
+                        total += UPPER_BONUS
+                    column_sums[3] = total
+                grand += total
+            self._grand[player] = grand
+        return grand
 
     def totals(self) -> list[int]:
         return [self.total(player) for player in range(len(self.players))]
