@@ -62,11 +62,6 @@ class Player(models.Model):
         return self.name
 
 
-class GameQuerySet(models.QuerySet["Game"]):
-    def in_order(self) -> GameQuerySet:
-        return self.order_by("number")
-
-
 class Game(models.Model):
     class EntryMode(models.TextChoices):
         VALUE = "value", _("Type the value")
@@ -92,8 +87,6 @@ class Game(models.Model):
     result = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-
-    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["evening", "number"]
@@ -126,11 +119,6 @@ def _die_in_range(field: str) -> Q:
     return Q(**{f"{field}__isnull": True}) | Q(**{f"{field}__gte": 1, f"{field}__lte": 6})
 
 
-class EntryQuerySet(models.QuerySet["Entry"]):
-    def in_turn_order(self) -> EntryQuerySet:
-        return self.order_by("turn")
-
-
 class Entry(models.Model):
     """One cell played: a value (or a cross) in a player's column and row."""
 
@@ -151,8 +139,6 @@ class Entry(models.Model):
     yahtzee_bonus = models.BooleanField(default=False)
     turn = models.PositiveIntegerField()
     created_at = models.DateTimeField(auto_now_add=True)
-
-    objects = EntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["game", "turn"]

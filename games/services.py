@@ -172,16 +172,6 @@ _READ_AS = {name: f"read_{name}" for name in _READ}
 _NO_ROLLS = "[]"
 
 
-def stored_entries(queryset: Any) -> list[StoredEntry]:
-    """The entries of ``queryset`` in turn order, ready to replay (one query)."""
-    rows = (
-        queryset.order_by("turn")
-        .annotate(**{_READ_AS[name]: expression for name, expression in _READ.items()})
-        .values_list(*(_READ_AS.get(name, name) for name in ENTRY_FIELDS))
-    )
-    return _stored(rows)
-
-
 def stored_entries_by_game(queryset: Any) -> dict[int, list[StoredEntry]]:
     """The entries of ``queryset`` (any games), each game's in turn order (one query)."""
     rows = (

@@ -274,15 +274,6 @@ def player_line(games: Iterable[LoadedGame], key: str) -> Line:
     return line
 
 
-def running_totals(game: LoadedGame) -> list[list[int]]:
-    """Each player's total after each of their turns, replaying the entries one by one.
-
-    A player's total only moves on their own turn, so the n-th value is their total at
-    the end of round n; a player has as many values as rounds they played.
-    """
-    return replay_with_totals(game.record, game.seats, game.entries)[1]
-
-
 def replay_with_totals(
     record: models.Game,
     seats: list[models.Seat],

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,7 +238,3 @@ def dump(game: Game) -> dict[str, Any]:
 
 def dumps(game: Game) -> str:
     return json.dumps(dump(game), ensure_ascii=False, indent=2) + "\n"
-
-
-def options_of(document: Mapping[str, Any]) -> dict[str, Any]:
-    return dict(document.get("options", {}))
