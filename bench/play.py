@@ -35,6 +35,23 @@ def dice_move(game: Game, dice: list[int], rng: random.Random) -> Move:
     return Move(player, row, column, dice=dice)
 
 
+def score_form(move: Move, version: int) -> dict[str, str]:
+    """The fields the sheet's score form posts for this move (dice come from the game's pending)."""
+    if move.dice is not None:
+        choice = "dice"
+    elif move.cross:
+        choice = "x"
+    else:
+        choice = f"v:{move.value}"
+    return {
+        "version": str(version),
+        "player": str(move.player),
+        "column": str(move.column),
+        "row": move.row,
+        "choice": choice,
+    }
+
+
 def play_random(game: Game, turns: int, rng: random.Random) -> list[Move]:
     """Play ``turns`` random value-mode turns (fewer if the game ends) and return them."""
     moves = []

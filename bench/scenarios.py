@@ -28,7 +28,7 @@ from typing import Any
 from django.urls import Resolver404, resolve
 
 from bench.load import Answer, Client, Request
-from bench.play import dice_move, roll, value_move
+from bench.play import dice_move, roll, score_form, value_move
 from bench.seed import SeededGame, evening_of
 from games import models
 from games.rules import Game, Move
@@ -159,19 +159,11 @@ class Scorer:
             self._roll_for_every_table()
         self.table = table = self.tables[self.index]
         self.index += 1
-        form: dict[str, str]
         if self.mode == "dice":
             self.move = move = dice_move(table.replica, self.dice, self.rng)
-            form = {"choice": "dice"}
         else:
             self.move = move = value_move(table.replica, self.rng)
-            form = {"choice": "x" if move.cross else f"v:{move.value}"}
-        form.update(
-            version=str(table.version),
-            player=str(move.player),
-            column=str(move.column),
-            row=move.row,
-        )
+        form = score_form(move, table.version)
         return Request("POST", sheet_path(table.game) + "score", form=form, htmx=True)
 
 

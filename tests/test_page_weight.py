@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.test import Client
 
-from bench.play import dice_move, roll, value_move
+from bench.play import dice_move, roll, score_form, value_move
 from bench.seed import SeededGame, evening_of
 from games import models
 
@@ -75,17 +75,10 @@ def test_a_score_tap_answers_with_at_most_4_kb(
     if mode == "dice":
         dice = roll(rng)
         models.Game.objects.filter(pk=late_game.pk).update(entry_mode=mode, pending={"dice": dice})
-        move, choice = dice_move(state, dice, rng), "dice"
+        move = dice_move(state, dice, rng)
     else:
         move = value_move(state, rng)
-        choice = "x" if move.cross else f"v:{move.value}"
-    form = {
-        "version": late_game.version,
-        "player": move.player,
-        "column": move.column,
-        "row": move.row,
-        "choice": choice,
-    }
+    form = score_form(move, late_game.version)
     response = client.post(_sheet(late_game) + "score", form, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert b'id="game"' in response.content

@@ -18,7 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from bench.play import dice_move, roll, value_move
+from bench.play import dice_move, roll, score_form, value_move
 from bench.seed import SeededGame, evening_of
 from games import models
 
@@ -84,17 +84,9 @@ def _score(mode: str) -> Callable[[SeededGame], Ask]:
             dice = roll(rng)
             models.Game.objects.filter(pk=game.pk).update(entry_mode=mode, pending={"dice": dice})
             move = dice_move(state, dice, rng)
-            choice = "dice"
         else:
             move = value_move(state, rng)
-            choice = "x" if move.cross else f"v:{move.value}"
-        form = {
-            "version": game.version,
-            "player": move.player,
-            "column": move.column,
-            "row": move.row,
-            "choice": choice,
-        }
+        form = score_form(move, game.version)
         return Ask(_sheet(game) + "score", form, htmx=True)
 
     return prepare
