@@ -10,12 +10,14 @@ import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC
 from functools import cache
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import F, IntegerField, TextField
+from django.db.models import IntegerField, TextField
 from django.db.models.functions import Cast
+from django.utils.dateparse import parse_datetime
 
 from games import models
 from games.rules import Game as RulesGame
@@ -284,6 +286,84 @@ def _poll_sql(vendor: str, read_only: bool) -> str:
     )
 
 
+#: What a game page reads of a game and of its evening (the timestamps stay deferred).
+_GAME_FIELDS = (
+    "id",
+    "evening_id",
+    "number",
+    "ruleset",
+    "options",
+    "entry_mode",
+    "first_seat",
+    "version",
+    "pending",
+    "result",
+)
+_EVENING_FIELDS = ("id", "token", "view_token", "name", "created_at")
+_JSON_FIELDS = frozenset({"options", "pending", "result"})
+
+
+@cache
+def _game_sql(vendor: str, where: str, lock: bool) -> str:
+    quote = connection.ops.quote_name
+    game, evening = models.Game._meta, models.Evening._meta
+    column = lambda meta, name: quote(meta.get_field(name).column)  # noqa: E731
+    columns = [f"g.{column(game, name)}" for name in _GAME_FIELDS]
+    columns += [f"e.{column(evening, name)}" for name in _EVENING_FIELDS]
+    condition = {
+        "pk": f"g.{column(game, 'id')} = %s",
+        "token": f"e.{column(evening, 'token')} = %s AND g.{column(game, 'number')} = %s",
+    }[where]
+    sql = (
+        f"SELECT {', '.join(columns)} FROM {quote(game.db_table)} g"
+        f" INNER JOIN {quote(evening.db_table)} e"
+        f" ON e.{column(evening, 'id')} = g.{column(game, 'evening')} WHERE {condition}"
+    )
+    if lock and connection.features.has_select_for_update_of:
+        sql += " FOR UPDATE OF g"
+    return sql
+
+
+def _game_from_row(row: Sequence[Any]) -> models.Game:
+    db = connection.alias
+    values = [
+        (None if value is None else json.loads(value)) if name in _JSON_FIELDS else value
+        for name, value in zip(_GAME_FIELDS, row, strict=False)
+    ]
+    game = models.Game.from_db(db, list(_GAME_FIELDS), values)
+    evening_values = list(row[len(_GAME_FIELDS) :])
+    created_at = evening_values[-1]
+    if isinstance(created_at, str):
+        created_at = parse_datetime(created_at)
+    if created_at is not None and created_at.tzinfo is None:
+        # SQLite keeps UTC without a zone, as Django's own converter reads it.
+        evening_values[-1] = created_at.replace(tzinfo=UTC)
+    evening = models.Evening.from_db(db, list(_EVENING_FIELDS), evening_values)
+    models.Game._meta.get_field("evening").set_cached_value(game, evening)
+    return game
+
+
+def find_game(token: str, number: int, *, lock: bool = False) -> models.Game | None:
+    """The game ``number`` of the evening whose edit token is ``token``, with its evening,
+    or None (one plain query: every request of a game page starts here; the ORM's
+    compiling and row building cost several times the query)."""
+    if not 1 <= number <= 2**31 - 1:
+        return None  # not a number the column can hold
+    with connection.cursor() as cursor:
+        cursor.execute(_game_sql(connection.vendor, "token", lock), [token, number])
+        row = cursor.fetchone()
+    return None if row is None else _game_from_row(row)
+
+
+def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
+    with connection.cursor() as cursor:
+        cursor.execute(_game_sql(connection.vendor, "pk", lock), [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise models.Game.DoesNotExist(f"no game {game_id}")
+    return _game_from_row(row)
+
+
 def read(game: models.Game) -> tuple[list[models.Seat], list[StoredEntry]]:
     """The game's seats (with their players) and entries, not replayed (two queries)."""
     return seats_of(game.pk), entries_of(game.pk)
@@ -333,12 +413,7 @@ def load(game: models.Game) -> LoadedGame:
 def load_current(game_id: int) -> LoadedGame:
     """The game as it stands now, its row locked while the entries are read so both agree."""
     with transaction.atomic():
-        game = (
-            models.Game.objects.select_for_update(of=("self",))
-            .select_related("evening")
-            .get(pk=game_id)
-        )
-        return load(game)
+        return load(_game_by_pk(game_id, lock=True))
 
 
 def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntry]) -> LoadedGame:
@@ -381,21 +456,52 @@ def _entry_from_played(game: models.Game, player: models.Player, played: Played,
 def _locked(game_id: int, expected_version: int | None) -> models.Game:
     # The evening comes along (every answer to a write shows it) but only the game's row
     # is locked.
-    game = (
-        models.Game.objects.select_for_update(of=("self",))
-        .select_related("evening")
-        .get(pk=game_id)
-    )
+    game = _game_by_pk(game_id, lock=True)
     if expected_version is not None and game.version != expected_version:
         raise StaleVersion(game)
     return game
 
 
 def _bump(game: models.Game, **fields: Any) -> None:
+    """Move the game to its next version, setting ``fields`` with it (the row is locked).
+
+    Plain SQL: every write of every tap ends here, and the ORM's update costs several
+    times the statement. Values go through each field's own conversion for the database.
+    """
     game.version += 1
+    meta, quote = models.Game._meta, connection.ops.quote_name
+    assignments, params = [f"{quote('version')} = {quote('version')} + 1"], []
     for name, value in fields.items():
         setattr(game, name, value)
-    models.Game.objects.filter(pk=game.pk).update(version=F("version") + 1, **fields)
+        field = meta.get_field(name)
+        assignments.append(f"{quote(field.column)} = %s")
+        params.append(field.get_db_prep_save(value, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
+            f" WHERE {quote(meta.pk.column)} = %s",
+            [*params, game.pk],
+        )
+
+
+def _insert(entry: models.Entry) -> None:
+    """Store a new entry and set its id: what ``entry.save()`` does, without the ORM's
+    compiling (a tap's one insert). Values go through each field's own conversion."""
+    meta, quote = models.Entry._meta, connection.ops.quote_name
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    values = [field.get_db_prep_save(field.pre_save(entry, True), connection) for field in fields]
+    sql = (
+        f"INSERT INTO {quote(meta.db_table)} ({', '.join(quote(f.column) for f in fields)})"
+        f" VALUES ({', '.join(['%s'] * len(fields))})"
+    )
+    returning = connection.features.can_return_columns_from_insert
+    if returning:
+        sql += f" RETURNING {quote(meta.pk.column)}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, values)
+        entry.pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    entry._state.adding = False
+    entry._state.db = connection.alias
 
 
 # --- setting up ---------------------------------------------------------------------------
@@ -471,10 +577,10 @@ def record_turn(
         player = loaded.seats[move.player].player
         entry = _entry_from_played(game, player, played, turn=len(loaded.entries) + 1)
         try:
-            with transaction.atomic():
-                entry.save()
+            _insert(entry)
         except IntegrityError:
-            # Another writer slipped past the lock (only possible without row locks).
+            # Another writer slipped past the lock (only possible without row locks); no
+            # savepoint: the whole transaction is rolled back on the way out.
             raise StaleVersion(game) from None
         loaded.entries.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
         _bump(game, pending={}, result=final_result(loaded.state, loaded.seats))

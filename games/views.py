@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -39,9 +39,10 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _get_game(token: str, number: int) -> models.Game:
-    return get_object_or_404(
-        models.Game.objects.select_related("evening"), evening__token=token, number=number
-    )
+    game = services.find_game(token, number)
+    if game is None:
+        raise Http404("No such game.")
+    return game
 
 
 def _int(value: str | None) -> int | None:
