@@ -139,7 +139,7 @@ def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[di
 
 def _evening_page(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     evening = _open(access)
-    games = tally.load_games(evening.games.order_by("number"))
+    games = tally.load_evening(evening.pk)
     context: dict[str, Any] = {
         "evening": _shown(evening, access),
         "read_only": access.read_only,
@@ -238,7 +238,7 @@ def watch_poll(request: HtmxHttpRequest, view_token: str, number: int) -> HttpRe
 def _board_context(
     request: HtmxHttpRequest, evening: models.Evening, access: Access
 ) -> dict[str, Any]:
-    games = tally.load_games(evening.games.order_by("number"))
+    games = tally.load_evening(evening.pk)
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
     lines = []
