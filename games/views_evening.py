@@ -23,7 +23,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import charts, known, labels, models, services, tally
+from games import board_html, charts, known, labels, models, services, tally
 from games import views as table
 from games.sheet import build, describe_turn
 
@@ -241,31 +241,46 @@ def _board_context(
     games = tally.load_evening(evening.pk)
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
-    lines = []
-    for line in board.lines:
-        url = None if access.read_only else reverse("player_stats", args=[line.name])
-        lines.append({"line": line, "url": url})
-    current = None
-    if board.current is not None:
-        number = board.current.record.number
-        current = {
-            "number": number,
-            "sheet": build(board.current.state),
-            "url": access.url("sheet", number),
-        }
+    # Spectators get names without links: the statistics read this browser's evenings.
+    links = (
+        (line, None if access.read_only else reverse("player_stats", args=[line.name]))
+        for line in board.lines
+    )
     latest = board.latest
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     return {
         "evening": _shown(evening, access),
         "read_only": access.read_only,
         "big": big,
-        "lines": lines,
+        "tally_rows": board_html.tally_rows(links),
         "finished_count": len(board.finished),
-        "current": current,
+        "current": _now_playing(board.current, access),
         "latest_url": access.url("sheet", latest.record.number) if latest else None,
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
         "poll_url": poll_url + ("&big=1" if big else ""),
+    }
+
+
+def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, Any] | None:
+    """The game being played, as the board shows it: its round and each player's total.
+
+    Read straight off the engine's game: building its whole sheet (every cell of every
+    column) for these eight names and totals cost more than reading them.
+    """
+    if game is None:
+        return None
+    state = game.state
+    to_play = state.current_player
+    return {
+        "number": game.record.number,
+        "round": state.round,
+        "rounds": state.rounds,
+        "players": [
+            {"index": index, "name": name, "total": state.total(index), "current": index == to_play}
+            for index, name in enumerate(state.players)
+        ],
+        "url": access.url("sheet", game.record.number),
     }
 
 
