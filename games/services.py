@@ -463,25 +463,30 @@ def _locked(game_id: int, expected_version: int | None) -> models.Game:
 
 
 def _bump(game: models.Game, **fields: Any) -> None:
-    """Move the game to its next version, setting ``fields`` with it (the row is locked).
+    """Move the game from the version it was read at to the next, setting ``fields`` with it.
 
-    Plain SQL: every write of every tap ends here, and the ORM's update costs several
-    times the statement. Values go through each field's own conversion for the database.
+    The UPDATE only takes a row still at that version (compare and swap), so it is the
+    claim of an optimistic write as well as the bump of a locked one; StaleVersion if
+    another write got there first. Plain SQL: every tap ends here, and the ORM's update
+    costs several times the statement. Values go through each field's own conversion.
     """
-    game.version += 1
     meta, quote = models.Game._meta, connection.ops.quote_name
     assignments, params = [f"{quote('version')} = {quote('version')} + 1"], []
     for name, value in fields.items():
-        setattr(game, name, value)
         field = meta.get_field(name)
         assignments.append(f"{quote(field.column)} = %s")
         params.append(field.get_db_prep_save(value, connection))
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
-            f" WHERE {quote(meta.pk.column)} = %s",
-            [*params, game.pk],
+            f" WHERE {quote(meta.pk.column)} = %s AND {quote('version')} = %s",
+            [*params, game.pk, game.version],
         )
+        if cursor.rowcount != 1:
+            raise StaleVersion(_game_by_pk(game.pk, lock=False))
+    game.version += 1
+    for name, value in fields.items():
+        setattr(game, name, value)
 
 
 def _insert(entry: models.Entry) -> None:
@@ -567,24 +572,57 @@ def play_again(game_id: int) -> models.Game:
 
 
 def record_turn(
-    game_id: int, move: Move, expected_version: int | None
+    game_id: int,
+    move: Move,
+    expected_version: int | None,
+    game: models.Game | None = None,
 ) -> tuple[LoadedGame, Played]:
-    """Check a move with the rules and store it; raises IllegalMove or StaleVersion."""
-    with transaction.atomic():
-        game = _locked(game_id, expected_version)
+    """Check a move with the rules and store it; raises IllegalMove or StaleVersion.
+
+    Optimistic: the game is read, replayed and the move checked with no lock held; the
+    write then claims the version all that was read at (``_bump``, compare and swap) and
+    adds the entry, so the write lock is held for two statements, not the whole replay.
+    Every change to a game's entries moves its version in the same transaction, so a
+    version still unchanged at the claim means nothing was written since the first read.
+    ``expected_version`` None: on top of whatever is current (tried again if overtaken).
+    ``game``: the game as the caller just read it, to save reading it again.
+    """
+    for _attempt in range(20):
+        if game is None or game.pk != game_id:
+            game = _game_by_pk(game_id, lock=False)
+        if expected_version is not None and game.version != expected_version:
+            raise StaleVersion(game)
         loaded = load(game)
-        played = loaded.state.play(move)
+        try:
+            played = loaded.state.play(move)
+        except IllegalMove:
+            # The entries may have been read after another write that the game row,
+            # read first, did not show yet: then the refusal is that write's doing.
+            now = _game_by_pk(game_id, lock=False)
+            if now.version == game.version:
+                raise
+            if expected_version is not None:
+                raise StaleVersion(now) from None
+            game = now
+            continue
         player = loaded.seats[move.player].player
         entry = _entry_from_played(game, player, played, turn=len(loaded.entries) + 1)
+        result = final_result(loaded.state, loaded.seats)
         try:
-            _insert(entry)
-        except IntegrityError:
-            # Another writer slipped past the lock (only possible without row locks); no
-            # savepoint: the whole transaction is rolled back on the way out.
-            raise StaleVersion(game) from None
+            with transaction.atomic():
+                _bump(game, pending={}, result=result)
+                _insert(entry)
+        except (StaleVersion, IntegrityError) as overtaken:
+            # IntegrityError: another writer's entry took this turn number; only
+            # possible if a write skipped the version (the constraint is the last guard).
+            now = _game_by_pk(game_id, lock=False)
+            if expected_version is not None:
+                raise StaleVersion(now) from overtaken
+            game = now
+            continue
         loaded.entries.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
-        _bump(game, pending={}, result=final_result(loaded.state, loaded.seats))
         return loaded, played
+    raise StaleVersion(_game_by_pk(game_id, lock=False))
 
 
 def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played]:
@@ -640,6 +678,7 @@ def roll(pending: dict[str, Any]) -> dict[str, Any]:
 def save_pending(
     game_id: int, pending: dict[str, Any], expected_version: int | None
 ) -> models.Game:
+    """Store the turn in progress (dice, holds, rolls) on top of ``expected_version``."""
     with transaction.atomic():
         game = _locked(game_id, expected_version)
         _bump(game, pending=pending)

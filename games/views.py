@@ -294,7 +294,7 @@ def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
             # Before reading the dice: a replayed dice-mode score finds them gone.
             raise services.StaleVersion(game)
         move = _move_from_post(request, game)
-        loaded, played = services.record_turn(game.pk, move, version)
+        loaded, played = services.record_turn(game.pk, move, version, game)
     except IllegalMove as error:
         return _refused(request, game, error)
     except services.StaleVersion as stale:
