@@ -16,10 +16,10 @@ from html import escape
 from typing import Any
 
 from django.template.defaulttags import CsrfTokenNode
-from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from games.links import game_url
 from games.sheet import ColumnView, RowView, Sheet
 
 
@@ -47,8 +47,8 @@ def links_for(context: Any) -> CellLinks:
     if not read_only and game is not None:
         # A read-only page never links to a write URL (and has no edit token to build one).
         token = context["evening"].token
-        pick_url = reverse("pick", args=[token, game.number])
-        score_url = reverse("score", args=[token, game.number])
+        pick_url = game_url("pick", token, game.number)
+        score_url = game_url("score", token, game.number)
     return CellLinks(
         read_only=read_only,
         entry_mode=getattr(game, "entry_mode", ""),

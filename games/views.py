@@ -20,7 +20,7 @@ from django_htmx.middleware import HtmxDetails
 
 from games import conflicts, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
-from games.links import GameUrls
+from games.links import GameUrls, game_url
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
@@ -53,7 +53,7 @@ def _int(value: str | None) -> int | None:
 
 
 def _game_url(game: models.Game) -> str:
-    return reverse("sheet", args=[game.evening.token, game.number])
+    return game_url("sheet", game.evening.token, game.number)
 
 
 # --- rendering ------------------------------------------------------------------------------
