@@ -496,20 +496,24 @@ class Game:
         row = move.row
         sheet = self._sheets[player]
         rolls = tuple([tuple(sorted(roll)) for roll in move.rolls]) if move.rolls else ()
+        # Played built as a plain tuple: a NamedTuple's constructor is a Python function.
+        new = tuple.__new__
         if move.cross:
-            played = Played(move, column, row, 0, True, None, rolls)
+            played = new(Played, (move, column, row, 0, True, None, rolls, 0, False))
         elif move.dice is not None:
             hand: Dice = tuple(sorted(move.dice))  # type: ignore[assignment]
             five = sheet.get((column, Row.FIVE_OF_A_KIND)) if hand[0] == hand[4] else None
             if five is not None and self.ruleset.joker:
                 bonus = YAHTZEE_BONUS if five.value == 50 else 0
-                played = Played(move, column, row, value, False, hand, rolls, bonus, True)
+                played = new(Played, (move, column, row, value, False, hand, rolls, bonus, True))
             else:
-                played = Played(move, column, row, value, False, hand, rolls)
+                played = new(Played, (move, column, row, value, False, hand, rolls, 0, False))
         elif move.yahtzee_bonus:
-            played = Played(move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
+            played = new(
+                Played, (move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
+            )
         else:
-            played = Played(move, column, row, value, False, None, rolls)
+            played = new(Played, (move, column, row, value, False, None, rolls, 0, False))
         box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
         sheet[(column, row)] = box
         self._filled[player][column] += 1
