@@ -1,16 +1,17 @@
-"""The leaderboard's tally rows, built in Python.
+"""The leaderboard's tally rows and the live game's totals, built in Python.
 
 Each row of the tally table held a dozen ``{% if %}``, three ``{% blocktranslate count %}``
 and two ``floatformat``: through the template language the eight rows of an evening
 cost about 1 ms, most of the page's rendering; here each row is one f-string of escaped
 values. The markup is what templates/evenings/board.html wrote (tests and the browser
 tests rely on its classes); the words are the template's, so the catalogue still
-translates them. Change the tally's rows here.
+translates them. The live game's list of totals, a loop over its players, likewise.
+Change this markup here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from django.template.defaultfilters import floatformat
@@ -75,3 +76,16 @@ def _details(line: Line, words: _Words) -> str:
                 ngettext("%(n)s Yahtzee", "%(n)s Yahtzees", line.yahtzees) % {"n": line.yahtzees}
             )
     return " · ".join(parts)
+
+
+def now_totals(names: Sequence[str], totals: Sequence[int], to_play: int | None) -> SafeString:
+    """The ``<li>`` of each player of the game being played: name, total, whose turn."""
+    turn = f' <span class="turn">{escape(gettext("to play"))}</span>'
+    return mark_safe(  # noqa: S308 - every value is escaped
+        "".join(
+            f'\n          <li class="{"current" if index == to_play else ""}">'
+            f'<span class="name">{escape(name)}</span>{turn if index == to_play else ""} '
+            f'<strong class="total" data-player="{index}">{total}</strong></li>'
+            for index, (name, total) in enumerate(zip(names, totals, strict=True))
+        )
+    )

@@ -7,6 +7,7 @@ token, and no write URL takes a spectator token. A wrong token is a 404 everywhe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -23,7 +24,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import board_html, charts, known, labels, models, services, tally
+from games import board_html, charts, known, labels, links, models, review_html, services, tally
 from games import views as table
 from games.sheet import build, describe_turn
 
@@ -43,8 +44,10 @@ class Access:
     read_only: bool
     token: str
 
-    def url(self, name: str, *args: Any) -> str:
-        return reverse(f"watch_{name}" if self.read_only else name, args=[self.token, *args])
+    def url(self, name: str, number: int = 0) -> str:
+        """The URL ``name`` of this evening, or of its game ``number``, as ``reverse`` gives
+        it (built from its pattern: a leaderboard or a review links to a dozen)."""
+        return links.game_url(f"watch_{name}" if self.read_only else name, self.token, number)
 
     @property
     def lookup(self) -> dict[str, str]:
@@ -279,15 +282,11 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
     if game is None:
         return None
     state = game.state
-    to_play = state.current_player
     return {
         "number": game.record.number,
         "round": state.round,
         "rounds": state.rounds,
-        "players": [
-            {"index": index, "name": name, "total": state.total(index), "current": index == to_play}
-            for index, name in enumerate(state.players)
-        ],
+        "totals": board_html.now_totals(state.players, state.totals(), state.current_player),
         "url": access.url("sheet", game.record.number),
     }
 
@@ -355,26 +354,13 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
         for column in sheet.columns:
             if column.player == last.move.player and column.column == last.column:
                 column.cells[last.row].state += " just-played"
-    players = len(loaded.seats)
-    chart = charts.line_chart(
-        [
-            charts.Series(name, values)
-            for name, values in zip(loaded.state.players, running, strict=True)
-        ],
-        x_max=max((len(values) for values in running), default=1),
-        title=_("Running totals, round by round"),
-        description=_("One line per player: the total after each of their turns."),
-        x_label=_("Round"),
-        y_label=_("Points"),
-        marker=(turn - 1) // players + 1 if turn else None,
-    )
+    state = loaded.state
     base = access.url("review", number)
+    view = request.GET.get("view")
+    keep_view = f"&view={view}" if view in ("table", "focus") else ""
 
     def step(k: int) -> str:
-        query = f"?turn={k}"
-        if request.GET.get("view") in ("table", "focus"):
-            query += f"&view={request.GET['view']}"
-        return base + query
+        return f"{base}?turn={k}{keep_view}"
 
     context = {
         "evening": _shown(game.evening, access),
@@ -390,23 +376,35 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
         "step_back": step(turn - 1) if turn > 0 else None,
         "step_next": step(turn + 1) if turn < count else None,
         "step_last": step(count) if turn < count else None,
-        "described": (describe_turn(loaded.state, last) if last else None),
-        "chart": chart,
-        "legend": [
-            {"name": name, "total": loaded.state.total(i), "swatch": charts.swatch(i)}
-            for i, name in enumerate(loaded.state.players)
-        ],
-        "final": loaded.state.finished,
-        "focus_links": [
-            {"name": p.name, "url": f"{base}?turn={turn}&view=focus&p={p.index}", "shown": p.shown}
-            for p in sheet.players
-        ],
+        "described": (describe_turn(state, last) if last else None),
+        "chart": _running_totals_chart(state.players, running, turn),
+        "legend": review_html.legend(state.players, state.totals()),
+        "grand_totals": review_html.grand_totals(sheet.players),
+        "final": state.finished,
+        "player_strip": (
+            review_html.player_strip(sheet.players, f"{base}?turn={turn}")
+            if sheet.view == "focus"
+            else ""
+        ),
         "sheet_url": access.url("sheet", number),
         "export_url": access.url("export", number),
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
     }
     return render(request, "evenings/review.html", context)
+
+
+def _running_totals_chart(names: Sequence[str], running: list[list[int]], turn: int) -> SafeString:
+    """One line a player through the game, the round of the step shown marked."""
+    return charts.line_chart(
+        [charts.Series(name, values) for name, values in zip(names, running, strict=True)],
+        x_max=max((len(values) for values in running), default=1),
+        title=_("Running totals, round by round"),
+        description=_("One line per player: the total after each of their turns."),
+        x_label=_("Round"),
+        y_label=_("Points"),
+        marker=(turn - 1) // len(names) + 1 if turn else None,
+    )
 
 
 @require_GET
