@@ -253,7 +253,7 @@ def _board_context(
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
     # Spectators get names without links: the statistics read this browser's evenings.
-    links = (
+    lines = (
         (line, None if access.read_only else reverse("player_stats", args=[line.name]))
         for line in board.lines
     )
@@ -263,7 +263,7 @@ def _board_context(
         "evening": _shown(evening, access),
         "read_only": access.read_only,
         "big": big,
-        "tally_rows": board_html.tally_rows(links),
+        "tally_rows": board_html.tally_rows(lines),
         "finished_count": len(board.finished),
         "current": _now_playing(board.current, access),
         "latest_url": access.url("sheet", latest.record.number) if latest else None,
