@@ -150,7 +150,9 @@ class StoredEntry(NamedTuple):
     die3: int | None
     die4: int | None
     die5: int | None
-    rolls: list[list[int]]
+    #: The earlier rolls of a virtual-dice turn; () when it kept none (most turns: no
+    #: new empty list per entry read).
+    rolls: Sequence[Sequence[int]]
     yahtzee_bonus: bool
     turn: int
 
@@ -232,7 +234,7 @@ def _stored(rows: Any) -> list[StoredEntry]:
                 die3,
                 die4,
                 die5,
-                [] if rolls == _NO_ROLLS else loads(rolls),
+                () if rolls == _NO_ROLLS else loads(rolls),
                 yahtzee_bonus == 1,
                 turn,
             ),
