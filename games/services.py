@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
@@ -41,9 +41,20 @@ class LoadedGame:
 
     record: models.Game
     seats: list[models.Seat]
-    entries: list[StoredEntry]
+    #: The entries in turn order as read (``entry_rows``): StoredEntry fields, the
+    #: database's values. ``entries`` decodes them when a page asks (few do: a game page
+    #: needs the engine's game and the number of turns, not each entry).
+    rows: list[Any]
     #: None for a finished game read from its stored result (games.tally), not replayed.
     state: RulesGame
+
+    @cached_property
+    def entries(self) -> list[StoredEntry]:
+        return _stored(self.rows)
+
+    @property
+    def turns(self) -> int:
+        return len(self.rows)
 
     @property
     def players(self) -> list[models.Player]:
@@ -96,26 +107,6 @@ def yahtzees(state: RulesGame, player: int) -> int:
         boxes = sum(1 for col in state.columns if state.box(player, col, Row.FIVE_OF_A_KIND).value)
     bonuses = sum(1 for played in state.played if played.move.player == player and played.bonus)
     return boxes + bonuses
-
-
-def entry_to_move(entry: StoredEntry, position: int) -> Move:
-    # Positional arguments (player, row, column, dice, value, cross, yahtzee_bonus, rolls):
-    # every request replays every entry of its game through here.
-    if entry.crossed:
-        return Move(position, entry.row, entry.column, None, None, True, False, entry.rolls)
-    dice = entry.dice
-    if dice is not None:
-        return Move(position, entry.row, entry.column, dice, None, False, False, entry.rolls)
-    return Move(
-        position,
-        entry.row,
-        entry.column,
-        None,
-        entry.value,
-        False,
-        entry.yahtzee_bonus,
-        entry.rolls,
-    )
 
 
 ENTRY_FIELDS = (
@@ -210,15 +201,28 @@ def entries_of(game_id: int) -> list[StoredEntry]:
     the cost. The booleans come back as 0/1 (SQLite) or booleans (PostgreSQL), the rolls
     as JSON text on both.
     """
+    return _stored(entry_rows(game_id))
+
+
+def entry_rows(game_id: int) -> list[Any]:
+    """One game's entries in turn order, as the database gives them (``replay`` reads
+    these; ``_stored`` decodes them into StoredEntry)."""
     with connection.cursor() as cursor:
         cursor.execute(_entries_sql(connection.vendor), [game_id])
-        return _stored(cursor.fetchall())
+        return cursor.fetchall()
+
+
+def _rolls(stored: Any, loads: Callable[[str], Any] = json.loads) -> Sequence[Sequence[int]]:
+    """A turn's earlier rolls as read (JSON text) or already decoded; () for none."""
+    if stored == _NO_ROLLS or not stored:
+        return ()
+    return loads(stored) if isinstance(stored, str) else stored
 
 
 def _stored(rows: Any) -> list[StoredEntry]:
     # tuple.__new__ rather than StoredEntry(...): a NamedTuple's constructor is a Python
     # function, a cost paid for every entry of every game page.
-    new, loads = tuple.__new__, json.loads
+    new = tuple.__new__
     return [
         new(
             StoredEntry,
@@ -234,7 +238,7 @@ def _stored(rows: Any) -> list[StoredEntry]:
                 die3,
                 die4,
                 die5,
-                () if rolls == _NO_ROLLS else loads(rolls),
+                _rolls(rolls),
                 yahtzee_bonus == 1,
                 turn,
             ),
@@ -366,9 +370,10 @@ def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
     return _game_from_row(row)
 
 
-def read(game: models.Game) -> tuple[list[models.Seat], list[StoredEntry]]:
-    """The game's seats (with their players) and entries, not replayed (two queries)."""
-    return seats_of(game.pk), entries_of(game.pk)
+def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
+    """The game's seats (with their players) and entries as read (``entry_rows``), not
+    replayed (two queries)."""
+    return seats_of(game.pk), entry_rows(game.pk)
 
 
 @cache
@@ -418,20 +423,12 @@ def load_current(game_id: int) -> LoadedGame:
         return load(_game_by_pk(game_id, lock=True))
 
 
-def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntry]) -> LoadedGame:
-    """The engine's game rebuilt from stored entries.
-
-    Every entry was checked by the rules when it was stored (the game row locked), so
-    it is written back as stored (``apply_trusted``), not checked again; a new move
-    still goes through ``play``, a game file through ``gamefile.load``.
-    """
-    position = {seat.player_id: seat.position for seat in seats}
-    state = RulesGame.new(
-        game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
-    )
-    apply, new = state.apply_trusted, tuple.__new__
-    # entry_to_move inline, the Move built as a plain tuple (a NamedTuple's constructor is
-    # a Python function): 440 entries of a late 8 × 4 game go through here per request.
+def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[int, Move, int]]:
+    """(seat, Move, value written) of each entry, as ``entry_rows`` reads them or as
+    StoredEntry; ``position``: each player's seat. The one way entries become moves:
+    every game page replays every entry through here (440 for a late 8 × 4 game), so each
+    Move is built as a plain tuple (a NamedTuple's constructor is a Python function)."""
+    new = tuple.__new__
     for (
         _pk,
         player_id,
@@ -449,15 +446,35 @@ def replay(game: models.Game, seats: list[models.Seat], entries: list[StoredEntr
         _turn,
     ) in entries:
         player = position[player_id]
+        if rolls:
+            rolls = _rolls(rolls)
         if crossed:
             move = new(Move, (player, row, column, None, None, True, False, rolls))
         elif die1 is not None:
             dice = (die1, die2, die3, die4, die5)
             move = new(Move, (player, row, column, dice, None, False, False, rolls))
         else:
-            move = new(Move, (player, row, column, None, value, False, yahtzee_bonus, rolls))
+            bonus = yahtzee_bonus == 1  # a boolean, or 0/1 as SQLite gives it
+            move = new(Move, (player, row, column, None, value, False, bonus, rolls))
+        yield player, move, value
+
+
+def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) -> LoadedGame:
+    """The engine's game rebuilt from stored entries.
+
+    Every entry was checked by the rules when it was stored (the game row locked), so
+    it is written back as stored (``apply_trusted``), not checked again; a new move
+    still goes through ``play``, a game file through ``gamefile.load``. ``entries``:
+    as ``entry_rows`` reads them or as StoredEntry (the same fields, decoded).
+    """
+    position = {seat.player_id: seat.position for seat in seats}
+    state = RulesGame.new(
+        game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
+    )
+    apply = state.apply_trusted
+    for _player, move, value in moves_of(entries, position):
         apply(move, value)
-    return LoadedGame(game, seats, entries, state)
+    return LoadedGame(game, seats, list(entries), state)
 
 
 def _entry_from_played(game: models.Game, player: models.Player, played: Played, turn: int):
@@ -633,7 +650,7 @@ def record_turn(
             game = now
             continue
         player = loaded.seats[move.player].player
-        entry = _entry_from_played(game, player, played, turn=len(loaded.entries) + 1)
+        entry = _entry_from_played(game, player, played, turn=loaded.turns + 1)
         result = final_result(loaded.state, loaded.seats)
         try:
             with transaction.atomic():
@@ -647,7 +664,7 @@ def record_turn(
                 raise StaleVersion(now) from overtaken
             game = now
             continue
-        loaded.entries.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
+        loaded.rows.append(StoredEntry(*(getattr(entry, name) for name in ENTRY_FIELDS)))
         return loaded, played
     raise StaleVersion(_game_by_pk(game_id, lock=False))
 
@@ -657,8 +674,8 @@ def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played
         game = _locked(game_id, expected_version)
         loaded = load(game)
         played = loaded.state.undo()
-        last = loaded.entries.pop()
-        models.Entry.objects.filter(pk=last.pk).delete()
+        last_pk = loaded.rows.pop()[0]
+        models.Entry.objects.filter(pk=last_pk).delete()
         _bump(game, pending={}, result=None)
         return loaded, played
 

@@ -127,7 +127,7 @@ def _loaded(
         # game page reads them (plain SQL), in as many queries as the general case.
         current = unfinished[0]
         seats[current] = services.seats_of(current)
-        entries = {current: services.entries_of(current)}
+        entries = {current: services.entry_rows(current)}
     else:
         query = playing()
         for seat in (
@@ -418,7 +418,7 @@ def player_line(games: Iterable[LoadedGame], key: str) -> Line:
 def replay_with_totals(
     record: models.Game,
     seats: list[models.Seat],
-    entries: list[services.StoredEntry],
+    entries: Sequence[Any],
     stop: int | None = None,
     at_stop: Callable[[RulesGame], object] | None = None,
 ) -> tuple[LoadedGame, list[list[int]]]:
@@ -443,15 +443,14 @@ def replay_with_totals(
 
 def _write_counting(
     state: RulesGame,
-    entries: Sequence[services.StoredEntry],
+    entries: Sequence[Any],
     position: dict[int, int],
     series: list[list[int]],
 ) -> None:
     """Write ``entries`` on ``state``, adding each player's total after their turn to their
     series. The review's hot loop (480 turns of an 8 × 4 game): names are bound once."""
-    apply, total, to_move = state.apply_trusted, state.total, services.entry_to_move
+    apply, total = state.apply_trusted, state.total
     appends = [totals.append for totals in series]
-    for entry in entries:
-        player = position[entry.player_id]
-        apply(to_move(entry, player), entry.value)
+    for player, move, value in services.moves_of(entries, position):
+        apply(move, value)
         appends[player](total(player))
