@@ -463,7 +463,7 @@ def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) 
     """The engine's game rebuilt from stored entries.
 
     Every entry was checked by the rules when it was stored (the game row locked), so
-    it is written back as stored (``apply_trusted``), not checked again; a new move
+    it is written back as stored (``apply_trusted_all``), not checked again; a new move
     still goes through ``play``, a game file through ``gamefile.load``. ``entries``:
     as ``entry_rows`` reads them or as StoredEntry (the same fields, decoded).
     """
@@ -471,9 +471,7 @@ def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) 
     state = RulesGame.new(
         game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
     )
-    apply = state.apply_trusted
-    for _player, move, value in moves_of(entries, position):
-        apply(move, value)
+    state.apply_trusted_all((move, value) for _player, move, value in moves_of(entries, position))
     return LoadedGame(game, seats, list(entries), state)
 
 

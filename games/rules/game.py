@@ -190,11 +190,9 @@ class Game:
         first: int = 0,
     ) -> Game:
         """Rebuild a game from moves the rules already accepted, each with the value it
-        wrote (``apply_trusted``): the same game as ``replay``, without checking again."""
+        wrote (``apply_trusted_all``): the same game as ``replay``, without checking again."""
         game = cls.new(ruleset, players, options, first)
-        apply = game.apply_trusted
-        for move, value in records:
-            apply(move, value)
+        game.apply_trusted_all(records)
         return game
 
     # --- where the game stands -----------------------------------------------------------
@@ -481,57 +479,71 @@ class Game:
 
     def apply_trusted(self, move: Move, value: int) -> Played:
         """Write a move ``resolve`` accepted when it was first played, with the value it
-        wrote then, as ``play`` would: no check, no score counted again.
+        wrote then, as ``play`` would: no check, no score counted again (see
+        ``apply_trusted_all``)."""
+        self.apply_trusted_all(((move, value),))
+        return self.played[-1]
 
-        Only for moves stored after the rules accepted them, in their order (a stored
-        game read back); a new move goes through ``play``. What the engine derives
-        rather than stores is derived here as in ``resolve``: the Joker and Yahtzee bonus
-        of five alike in dice (the column's five-of-a-kind box written: a bonus if it
-        holds 50), and of a value declared as a Yahtzee bonus.
+    def apply_trusted_all(self, written: Iterable[tuple[Move, int]]) -> None:
+        """Write moves ``resolve`` accepted when they were first played, in their order,
+        each with the value it wrote then, as ``play`` would: no check, no score counted
+        again.
+
+        Only for moves stored after the rules accepted them (a stored game read back); a
+        new move goes through ``play``. What the engine derives rather than stores is
+        derived here as in ``resolve``: the Joker and Yahtzee bonus of five alike in dice
+        (the column's five-of-a-kind box written: a bonus if it holds 50), and of a value
+        declared as a Yahtzee bonus. Every game page reads its game back through here
+        (480 moves for 8 players × 4 columns), so the loop binds what it uses once and
+        builds each Played as a plain tuple (a NamedTuple's constructor is a Python
+        function).
         """
-        player = move.player
-        column = move.column
-        if column is None:
-            column = self.columns[0]
-        row = move.row
-        sheet = self._sheets[player]
-        rolls = tuple([tuple(sorted(roll)) for roll in move.rolls]) if move.rolls else ()
-        # Played built as a plain tuple: a NamedTuple's constructor is a Python function.
         new = tuple.__new__
-        if move.cross:
-            played = new(Played, (move, column, row, 0, True, None, rolls, 0, False))
-        elif move.dice is not None:
-            hand: Dice = tuple(sorted(move.dice))  # type: ignore[assignment]
-            five = sheet.get((column, Row.FIVE_OF_A_KIND)) if hand[0] == hand[4] else None
-            if five is not None and self.ruleset.joker:
-                bonus = YAHTZEE_BONUS if five.value == 50 else 0
-                played = new(Played, (move, column, row, value, False, hand, rolls, bonus, True))
+        first_column, joker = self.columns[0], self.ruleset.joker
+        sheets, filled, bonuses = self._sheets, self._filled, self._bonuses
+        shares, all_sums, grand = self._row_shares, self._sums, self._grand
+        forget_total, keep = self._totals.pop, self.played.append
+        boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
+        for move, value in written:
+            player, row, column, dice, _value, cross, declared_bonus, rolls = move
+            if column is None:
+                column = first_column
+            sheet = sheets[player]
+            rolls = tuple([tuple(sorted(roll)) for roll in rolls]) if rolls else ()
+            bonus = 0
+            if cross:
+                played = new(Played, (move, column, row, 0, True, None, rolls, 0, False))
+            elif dice is not None:
+                hand: Dice = tuple(sorted(dice))  # type: ignore[assignment]
+                five = sheet.get((column, five_row)) if hand[0] == hand[4] else None
+                if five is not None and joker:
+                    bonus = YAHTZEE_BONUS if five.value == 50 else 0
+                    played = new(
+                        Played, (move, column, row, value, False, hand, rolls, bonus, True)
+                    )
+                else:
+                    played = new(Played, (move, column, row, value, False, hand, rolls, 0, False))
+            elif declared_bonus:
+                bonus = YAHTZEE_BONUS
+                played = new(Played, (move, column, row, value, False, None, rolls, bonus, True))
             else:
-                played = new(Played, (move, column, row, value, False, hand, rolls, 0, False))
-        elif move.yahtzee_bonus:
-            played = new(
-                Played, (move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
-            )
-        else:
-            played = new(Played, (move, column, row, value, False, None, rolls, 0, False))
-        box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
-        sheet[(column, row)] = box
-        self._filled[player][column] += 1
-        self._bonuses[player] += played.bonus
-        # As ``_add`` does, inline: a stored game is read back through here on every request.
-        face, counted = self._row_shares[row]
-        written = played.value
-        sums = self._sums[player][column]
-        if face is not None:
-            sums[0] += written
-            sums[1] += written - 3 * face
-        elif counted:
-            sums[2] += written
-        sums[3] = None
-        self._totals.pop((player, column), None)
-        self._grand[player] = None
-        self.played.append(played)
-        return played
+                played = new(Played, (move, column, row, value, False, None, rolls, 0, False))
+            written_value = 0 if cross else value
+            sheet[(column, row)] = boxes((written_value, cross)) or _box(written_value, cross)
+            filled[player][column] += 1
+            bonuses[player] += bonus
+            # As ``_add`` does, inline.
+            face, counted = shares[row]
+            sums = all_sums[player][column]
+            if face is not None:
+                sums[0] += written_value
+                sums[1] += written_value - 3 * face
+            elif counted:
+                sums[2] += written_value
+            sums[3] = None
+            forget_total((player, column), None)
+            grand[player] = None
+            keep(played)
 
     def undo(self) -> Played:
         if not self.played:
