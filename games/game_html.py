@@ -75,17 +75,23 @@ def _controls(context: Any) -> str:
         for value, label in context["modes"]
     )
     entry_mode, undo = escape(urls["entry_mode"]), escape(urls["undo"])
+    # Each label read with gettext() outside the f-strings: makemessages (xgettext) does
+    # not see a call inside an f-string, and the catalogue would lose the message.
+    modes_label, menu_label = escape(gettext("Entry mode")), escape(gettext("Game"))
+    undo_label, restart_label = escape(gettext("Undo")), escape(gettext("Restart turn"))
+    reset_label, players_label = escape(gettext("Reset to round 1…")), escape(gettext("Players"))
+    board_label, share_label = escape(gettext("Leaderboard")), escape(gettext("Share · past games"))
     out = [
         f'<form class="modes" method="post" action="{entry_mode}" hx-post="{entry_mode}"'
-        f' hx-target="#game" aria-label="{escape(gettext("Entry mode"))}">\n'
+        f' hx-target="#game" aria-label="{modes_label}">\n'
         f"      {csrf}{version}\n      {mode_buttons}\n    </form>\n"
         '    <details class="menu">\n'
-        f"      <summary>{escape(gettext('Game'))}</summary>\n"
+        f"      <summary>{menu_label}</summary>\n"
         '      <div class="menu-items">\n'
         f'        <form method="post" action="{undo}" hx-post="{undo}" hx-target="#game">\n'
         f"          {csrf}{version}\n"
         f'          <button type="submit"{"" if context.get("can_undo") else " disabled"}>'
-        f"↶ {escape(gettext('Undo'))}</button>\n        </form>\n"
+        f"↶ {undo_label}</button>\n        </form>\n"
     ]
     if game.entry_mode != "value":
         restart = escape(urls["restart_turn"])
@@ -93,7 +99,7 @@ def _controls(context: Any) -> str:
         out.append(
             f'          <form method="post" action="{restart}" hx-post="{restart}"'
             f' hx-target="#game">\n            {csrf}{version}<button type="submit"'
-            f"{'' if dice else ' disabled'}>{escape(gettext('Restart turn'))}</button>\n"
+            f"{'' if dice else ' disabled'}>{restart_label}</button>\n"
             "          </form>\n"
         )
     reset, players = escape(urls["reset"]), escape(urls["players"])
@@ -105,17 +111,17 @@ def _controls(context: Any) -> str:
     )
     out.append(
         f'        <a class="button" href="{reset}" hx-get="{reset}" hx-target="#panel"'
-        f' hx-swap="innerHTML" data-action="reset">{escape(gettext("Reset to round 1…"))}</a>\n'
-        f'        <a class="button" href="{players}">{escape(gettext("Players"))}</a>\n'
+        f' hx-swap="innerHTML" data-action="reset">{reset_label}</a>\n'
+        f'        <a class="button" href="{players}">{players_label}</a>\n'
         # The footer's language form is hidden while playing: the other languages live here.
         f'        <form method="post" action="{escape(reverse("set_language"))}"'
         ' class="language-switch">\n'
         f'          {csrf}<input type="hidden" name="next" value="{here}">\n'
         f"          {_other_languages(context.get('LANGUAGE_CODE'))}\n        </form>\n"
         f'        <a class="button" href="{escape(urls["board"])}">'
-        f"🏆 {escape(gettext('Leaderboard'))}</a>\n"
+        f"🏆 {board_label}</a>\n"
         f'        <a class="button" href="{escape(urls["evening_games"])}">'
-        f"{escape(gettext('Share · past games'))}</a>\n"
+        f"{share_label}</a>\n"
         f'          <a class="button" href="{here}?view={other_view}"'
         f' hx-get="{here}?view={other_view}" hx-target="#game">{escape(other_label)}</a>\n'
         "      </div>\n    </details>\n"

@@ -65,10 +65,14 @@ def table(sheet: Sheet, links: CellLinks) -> SafeString:
     """The whole ``<table class="sheet">``."""
     if sheet.current_name:
         name = escape(sheet.current_name)
-        head = f'<span class="turn-label">{gettext("%(name)s to play") % {"name": name}}</span>'
+        to_play = gettext("%(name)s to play") % {"name": name}
+        head = f'<span class="turn-label">{to_play}</span>'
     else:
-        head = f'<span class="visually-hidden">{gettext("Box")}</span>'
+        box = gettext("Box")
+        head = f'<span class="visually-hidden">{box}</span>'
     columns = sheet.columns
+    # Labels read outside the f-strings: makemessages does not see a call inside one.
+    upper, bonus = gettext("Upper"), gettext("Bonus")
     out = [
         '<table class="sheet">\n  <thead>\n    <tr>\n',
         f'      <th scope="col" class="rowhead">{head}</th>\n      ',
@@ -76,20 +80,21 @@ def table(sheet: Sheet, links: CellLinks) -> SafeString:
         "\n    </tr>\n  </thead>\n  <tbody>\n    ",
         *(_row(row, links) for row in sheet.upper_rows),
         '\n    <tr class="subtotal">\n',
-        f'      <th scope="row">{gettext("Upper")}</th>\n      ',
+        f'      <th scope="row">{upper}</th>\n      ',
         *(f"<td{_current(col)}>{col.upper}{_progress(col)}</td>" for col in columns),
         '\n    </tr>\n    <tr class="bonus">\n',
-        f'      <th scope="row">{gettext("Bonus")} <small>(63)</small></th>\n      ',
+        f'      <th scope="row">{bonus} <small>(63)</small></th>\n      ',
         *(_bonus(col) for col in columns),
         "\n    </tr>\n    ",
         *(_row(row, links) for row in sheet.middle_rows),
         "\n    ",
     ]
     if sheet.has_middle:
-        void = f'<span class="void">{gettext("void")}</span>'
+        void_label, max_min = gettext("void"), gettext("Max > Min")
+        void = f'<span class="void">{void_label}</span>'
         out += [
             '\n      <tr class="void-row">\n',
-            f'        <th scope="row">{gettext("Max > Min")}</th>\n        ',
+            f'        <th scope="row">{max_min}</th>\n        ',
             *(f"<td{_current(col)}>{void if col.max_min_void else ''}</td>" for col in columns),
             "\n      </tr>\n    ",
         ]
