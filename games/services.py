@@ -423,8 +423,8 @@ def load_current(game_id: int) -> LoadedGame:
         return load(_game_by_pk(game_id, lock=True))
 
 
-def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[int, Move, int]]:
-    """(seat, Move, value written) of each entry, as ``entry_rows`` reads them or as
+def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[Move, int]]:
+    """(Move, value written) of each entry, as ``entry_rows`` reads them or as
     StoredEntry; ``position``: each player's seat. The one way entries become moves:
     every game page replays every entry through here (440 for a late 8 × 4 game), so each
     Move is built as a plain tuple (a NamedTuple's constructor is a Python function)."""
@@ -456,7 +456,7 @@ def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple
         else:
             bonus = yahtzee_bonus == 1  # a boolean, or 0/1 as SQLite gives it
             move = new(Move, (player, row, column, None, value, False, bonus, rolls))
-        yield player, move, value
+        yield move, value
 
 
 def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) -> LoadedGame:
@@ -471,7 +471,7 @@ def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) 
     state = RulesGame.new(
         game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
     )
-    state.apply_trusted_all((move, value) for _player, move, value in moves_of(entries, position))
+    state.apply_trusted_all(moves_of(entries, position))
     return LoadedGame(game, seats, list(entries), state)
 
 

@@ -451,6 +451,6 @@ def _write_counting(
     series. The review's hot loop (480 turns of an 8 × 4 game): names are bound once."""
     apply, total = state.apply_trusted, state.total
     appends = [totals.append for totals in series]
-    for player, move, value in services.moves_of(entries, position):
+    for move, value in services.moves_of(entries, position):
         apply(move, value)
-        appends[player](total(player))
+        appends[move.player](total(move.player))
