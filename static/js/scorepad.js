@@ -15,3 +15,37 @@
     }
   });
 })();
+
+// A request that got no answer (no network, a server error): say so where the eyes are,
+// rather than leave a tap looking as if it was saved. A write says it was not saved; a
+// read (the 2-second poll) that the page may be out of date. Gone at the next answer.
+(function () {
+  "use strict";
+  function warn(event) {
+    var config = event.detail && event.detail.requestConfig;
+    var write = config && config.verb && config.verb !== "get";
+    var text = document.body.dataset[write ? "unsaved" : "stale"];
+    var where = document.getElementById("panel") || document.getElementById("main");
+    if (!text || !where) {
+      return;
+    }
+    var note = document.getElementById("request-failed");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "request-failed";
+      note.className = "error";
+      note.setAttribute("role", "alert");
+      where.prepend(note);
+    }
+    note.textContent = text;
+  }
+  document.addEventListener("htmx:sendError", warn);
+  document.addEventListener("htmx:responseError", warn);
+  document.addEventListener("htmx:timeout", warn);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var note = document.getElementById("request-failed");
+    if (note && event.detail && event.detail.successful) {
+      note.remove();
+    }
+  });
+})();
