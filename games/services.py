@@ -220,45 +220,15 @@ def _rolls(stored: Any, loads: Callable[[str], Any] = json.loads) -> Sequence[Se
 
 
 def _stored(rows: Any) -> list[StoredEntry]:
-    # tuple.__new__ rather than StoredEntry(...): a NamedTuple's constructor is a Python
-    # function, a cost paid for every entry of every game page.
-    new = tuple.__new__
+    """Rows of ``entry_rows`` (or StoredEntry) as StoredEntry: fields by position (see
+    ENTRY_FIELDS), the booleans 0/1 on SQLite, the rolls JSON text. Only what looks at
+    single entries decodes them (``LoadedGame.entries``); a replay reads the rows."""
+    new = tuple.__new__  # a NamedTuple's own constructor is a Python function
     return [
         new(
-            StoredEntry,
-            (
-                pk,
-                player_id,
-                column,
-                row,
-                value,
-                crossed == 1,
-                die1,
-                die2,
-                die3,
-                die4,
-                die5,
-                _rolls(rolls),
-                yahtzee_bonus == 1,
-                turn,
-            ),
+            StoredEntry, (*row[:5], row[5] == 1, *row[6:11], _rolls(row[11]), row[12] == 1, row[13])
         )
-        for (
-            pk,
-            player_id,
-            column,
-            row,
-            value,
-            crossed,
-            die1,
-            die2,
-            die3,
-            die4,
-            die5,
-            rolls,
-            yahtzee_bonus,
-            turn,
-        ) in rows
+        for row in rows
     ]
 
 
@@ -292,8 +262,8 @@ def _poll_sql(vendor: str, read_only: bool) -> str:
     )
 
 
-#: What a game page reads of a game and of its evening (the timestamps stay deferred).
-_GAME_FIELDS = (
+#: What the pages read of a game (its timestamps stay deferred), in this order.
+GAME_FIELDS = (
     "id",
     "evening_id",
     "number",
@@ -314,7 +284,7 @@ def _game_sql(vendor: str, where: str, lock: bool) -> str:
     quote = connection.ops.quote_name
     game, evening = models.Game._meta, models.Evening._meta
     column = lambda meta, name: quote(meta.get_field(name).column)  # noqa: E731
-    columns = [f"g.{column(game, name)}" for name in _GAME_FIELDS]
+    columns = [f"g.{column(game, name)}" for name in GAME_FIELDS]
     columns += [f"e.{column(evening, name)}" for name in _EVENING_FIELDS]
     condition = {
         "pk": f"g.{column(game, 'id')} = %s",
@@ -330,14 +300,21 @@ def _game_sql(vendor: str, where: str, lock: bool) -> str:
     return sql
 
 
-def _game_from_row(row: Sequence[Any]) -> models.Game:
-    db = connection.alias
+def game_from_row(row: Sequence[Any]) -> models.Game:
+    """A Game from the values of ``GAME_FIELDS`` as plain SQL reads them (JSON as text, as
+    Django asks psycopg to give it on PostgreSQL, and SQLite does)."""
     values = [
         (None if value is None else json.loads(value)) if name in _JSON_FIELDS else value
-        for name, value in zip(_GAME_FIELDS, row, strict=False)
+        for name, value in zip(GAME_FIELDS, row, strict=False)
     ]
-    game = models.Game.from_db(db, list(_GAME_FIELDS), values)
-    evening_values = list(row[len(_GAME_FIELDS) :])
+    return models.Game.from_db(connection.alias, list(GAME_FIELDS), values)
+
+
+def _game_from_row(row: Sequence[Any]) -> models.Game:
+    """A Game and its evening from ``_game_sql``'s row."""
+    db = connection.alias
+    game = game_from_row(row)
+    evening_values = list(row[len(GAME_FIELDS) :])
     created_at = evening_values[-1]
     if isinstance(created_at, str):
         created_at = parse_datetime(created_at)

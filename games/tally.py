@@ -15,7 +15,6 @@ result), which are then replayed in Python. An evening of 30 finished games of 8
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -150,25 +149,11 @@ def _loaded(
     return loaded
 
 
-#: The columns of a game the pages of an evening read, in the order of the SQL below.
-_GAME_FIELDS = (
-    "id",
-    "evening_id",
-    "number",
-    "ruleset",
-    "options",
-    "entry_mode",
-    "first_seat",
-    "version",
-    "result",
-)
-
-
 @cache
 def _evening_games_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
     game = models.Game._meta
-    columns = ", ".join(quote(game.get_field(name).column) for name in _GAME_FIELDS)
+    columns = ", ".join(quote(game.get_field(name).column) for name in services.GAME_FIELDS)
     evening, number = game.get_field("evening").column, game.get_field("number").column
     return (
         f"SELECT {columns} FROM {quote(game.db_table)}"
@@ -180,27 +165,7 @@ def _evening_games(evening_id: int) -> list[models.Game]:
     with connection.cursor() as cursor:
         cursor.execute(_evening_games_sql(connection.vendor), [evening_id])
         rows = cursor.fetchall()
-    # JSON columns come back as text on SQLite and PostgreSQL alike (Django asks psycopg
-    # not to decode them), as JSONField.from_db_value expects.
-    loads, db, from_db = json.loads, connection.alias, models.Game.from_db
-    return [
-        from_db(
-            db,
-            _GAME_FIELDS,
-            (
-                pk,
-                evening,
-                number,
-                ruleset,
-                loads(options),
-                entry_mode,
-                first_seat,
-                version,
-                None if result is None else loads(result),
-            ),
-        )
-        for pk, evening, number, ruleset, options, entry_mode, first_seat, version, result in rows
-    ]
+    return [services.game_from_row(row) for row in rows]
 
 
 @cache
