@@ -289,6 +289,9 @@ def _game_sql(vendor: str, where: str, lock: bool) -> str:
     condition = {
         "pk": f"g.{column(game, 'id')} = %s",
         "token": f"e.{column(evening, 'token')} = %s AND g.{column(game, 'number')} = %s",
+        "view_token": (
+            f"e.{column(evening, 'view_token')} = %s AND g.{column(game, 'number')} = %s"
+        ),
     }[where]
     sql = (
         f"SELECT {', '.join(columns)} FROM {quote(game.db_table)} g"
@@ -326,14 +329,18 @@ def _game_from_row(row: Sequence[Any]) -> models.Game:
     return game
 
 
-def find_game(token: str, number: int, *, lock: bool = False) -> models.Game | None:
-    """The game ``number`` of the evening whose edit token is ``token``, with its evening,
-    or None (one plain query: every request of a game page starts here; the ORM's
-    compiling and row building cost several times the query)."""
+def find_game(
+    token: str, number: int, *, lock: bool = False, read_only: bool = False
+) -> models.Game | None:
+    """The game ``number`` of the evening whose edit token (spectator token if
+    ``read_only``) is ``token``, with its evening, or None (one plain query: every request
+    of a game page starts here; the ORM's compiling and row building cost several times
+    the query)."""
     if not 1 <= number <= 2**31 - 1:
         return None  # not a number the column can hold
+    where = "view_token" if read_only else "token"
     with connection.cursor() as cursor:
-        cursor.execute(_game_sql(connection.vendor, "token", lock), [token, number])
+        cursor.execute(_game_sql(connection.vendor, where, lock), [token, number])
         row = cursor.fetchone()
     return None if row is None else _game_from_row(row)
 
