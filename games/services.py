@@ -280,12 +280,29 @@ _JSON_FIELDS = frozenset({"options", "pending", "result"})
 
 
 @cache
-def _game_sql(vendor: str, where: str, lock: bool) -> str:
+def _game_sql(vendor: str, where: str, lock: bool, seats: bool = False) -> str:
+    """The game and its evening; with ``seats``, one row per seat (its player's id and
+    name after the evening's columns), in seat order."""
     quote = connection.ops.quote_name
     game, evening = models.Game._meta, models.Evening._meta
     column = lambda meta, name: quote(meta.get_field(name).column)  # noqa: E731
     columns = [f"g.{column(game, name)}" for name in GAME_FIELDS]
     columns += [f"e.{column(evening, name)}" for name in _EVENING_FIELDS]
+    joins = ""
+    if seats:
+        seat, player = models.Seat._meta, models.Player._meta
+        columns += [
+            f"s.{column(seat, 'id')}",
+            f"s.{column(seat, 'position')}",
+            f"p.{column(player, 'id')}",
+            f"p.{column(player, 'name')}",
+        ]
+        joins = (
+            f" LEFT JOIN {quote(seat.db_table)} s"
+            f" ON s.{column(seat, 'game')} = g.{column(game, 'id')}"
+            f" LEFT JOIN {quote(player.db_table)} p"
+            f" ON p.{column(player, 'id')} = s.{column(seat, 'player')}"
+        )
     condition = {
         "pk": f"g.{column(game, 'id')} = %s",
         "token": f"e.{column(evening, 'token')} = %s AND g.{column(game, 'number')} = %s",
@@ -296,8 +313,10 @@ def _game_sql(vendor: str, where: str, lock: bool) -> str:
     sql = (
         f"SELECT {', '.join(columns)} FROM {quote(game.db_table)} g"
         f" INNER JOIN {quote(evening.db_table)} e"
-        f" ON e.{column(evening, 'id')} = g.{column(game, 'evening')} WHERE {condition}"
+        f" ON e.{column(evening, 'id')} = g.{column(game, 'evening')}{joins} WHERE {condition}"
     )
+    if seats:
+        sql += f" ORDER BY s.{column(models.Seat._meta, 'position')}"
     if lock and connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF g"
     return sql
@@ -317,14 +336,16 @@ def _game_from_row(row: Sequence[Any]) -> models.Game:
     """A Game and its evening from ``_game_sql``'s row."""
     db = connection.alias
     game = game_from_row(row)
-    evening_values = list(row[len(GAME_FIELDS) :])
+    evening_values = list(row[len(GAME_FIELDS) : len(GAME_FIELDS) + len(_EVENING_FIELDS)])
     created_at = evening_values[-1]
     if isinstance(created_at, str):
         created_at = parse_datetime(created_at)
     if created_at is not None and created_at.tzinfo is None:
         # SQLite keeps UTC without a zone, as Django's own converter reads it.
         evening_values[-1] = created_at.replace(tzinfo=UTC)
-    evening = models.Evening.from_db(db, list(_EVENING_FIELDS), evening_values)
+    evening = models.Evening.from_db(
+        db, list(_EVENING_FIELDS), evening_values[: len(_EVENING_FIELDS)]
+    )
     models.Game._meta.get_field("evening").set_cached_value(game, evening)
     return game
 
@@ -340,9 +361,20 @@ def find_game(
         return None  # not a number the column can hold
     where = "view_token" if read_only else "token"
     with connection.cursor() as cursor:
-        cursor.execute(_game_sql(connection.vendor, where, lock), [token, number])
-        row = cursor.fetchone()
-    return None if row is None else _game_from_row(row)
+        cursor.execute(_game_sql(connection.vendor, where, lock, seats=True), [token, number])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    game = _game_from_row(rows[0])
+    # Its seats came along (one row each): ``read`` takes them rather than ask again, a
+    # round trip saved on every game page (about 0.2 ms on PostgreSQL).
+    first = len(GAME_FIELDS) + len(_EVENING_FIELDS)
+    game.seats_read = [  # type: ignore[attr-defined]
+        _seat(game.pk, seat_id, position, player_id, game.evening_id, name)
+        for seat_id, position, player_id, name in (row[first:] for row in rows)
+        if seat_id is not None
+    ]
+    return game
 
 
 def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
@@ -356,8 +388,9 @@ def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
 
 def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
     """The game's seats (with their players) and entries as read (``entry_rows``), not
-    replayed (two queries)."""
-    return seats_of(game.pk), entry_rows(game.pk)
+    replayed (two queries; one when ``find_game`` brought the seats)."""
+    seats = getattr(game, "seats_read", None)
+    return (seats if seats is not None else seats_of(game.pk)), entry_rows(game.pk)
 
 
 @cache
@@ -381,19 +414,22 @@ def seats_of(game_id: int) -> list[models.Seat]:
     with connection.cursor() as cursor:
         cursor.execute(_seats_sql(connection.vendor), [game_id])
         rows = cursor.fetchall()
-    player_field = models.Seat._meta.get_field("player")
+    return [
+        _seat(game_id, seat_id, position, player_id, evening_id, name)
+        for seat_id, position, player_id, evening_id, name in rows
+    ]
+
+
+def _seat(
+    game_id: int, seat_id: int, position: int, player_id: int, evening_id: int, name: str
+) -> models.Seat:
     db = connection.alias
-    seats = []
-    for seat_id, position, player_id, evening_id, name in rows:
-        seat = models.Seat.from_db(
-            db, ["id", "game_id", "player_id", "position"], (seat_id, game_id, player_id, position)
-        )
-        player = models.Player.from_db(
-            db, ["id", "evening_id", "name"], (player_id, evening_id, name)
-        )
-        player_field.set_cached_value(seat, player)
-        seats.append(seat)
-    return seats
+    seat = models.Seat.from_db(
+        db, ["id", "game_id", "player_id", "position"], (seat_id, game_id, player_id, position)
+    )
+    player = models.Player.from_db(db, ["id", "evening_id", "name"], (player_id, evening_id, name))
+    models.Seat._meta.get_field("player").set_cached_value(seat, player)
+    return seat
 
 
 def load(game: models.Game) -> LoadedGame:
