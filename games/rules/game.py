@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -484,10 +484,13 @@ class Game:
         self.apply_trusted_all(((move, value),))
         return self.played[-1]
 
-    def apply_trusted_all(self, written: Iterable[tuple[Move, int]]) -> None:
+    def apply_trusted_all(
+        self, written: Iterable[tuple[Move, int]], after: Callable[[int], object] | None = None
+    ) -> None:
         """Write moves ``resolve`` accepted when they were first played, in their order,
         each with the value it wrote then, as ``play`` would: no check, no score counted
-        again.
+        again. ``after(player)``, if given, is called once each move is written (the
+        review's running totals).
 
         Only for moves stored after the rules accepted them (a stored game read back); a
         new move goes through ``play``. What the engine derives rather than stores is
@@ -544,6 +547,8 @@ class Game:
             forget_total((player, column), None)
             grand[player] = None
             keep(played)
+            if after is not None:
+                after(player)
 
     def undo(self) -> Played:
         if not self.played:
