@@ -276,7 +276,9 @@ GAME_FIELDS = (
     "result",
 )
 _EVENING_FIELDS = ("id", "token", "view_token", "name", "created_at")
-_JSON_FIELDS = frozenset({"options", "pending", "result"})
+_JSON_AT = tuple(
+    i for i, name in enumerate(GAME_FIELDS) if name in ("options", "pending", "result")
+)
 
 
 @cache
@@ -325,11 +327,11 @@ def _game_sql(vendor: str, where: str, lock: bool, seats: bool = False) -> str:
 def game_from_row(row: Sequence[Any]) -> models.Game:
     """A Game from the values of ``GAME_FIELDS`` as plain SQL reads them (JSON as text, as
     Django asks psycopg to give it on PostgreSQL, and SQLite does)."""
-    values = [
-        (None if value is None else json.loads(value)) if name in _JSON_FIELDS else value
-        for name, value in zip(GAME_FIELDS, row, strict=False)
-    ]
-    return models.Game.from_db(connection.alias, list(GAME_FIELDS), values)
+    values = list(row[: len(GAME_FIELDS)])
+    for index in _JSON_AT:
+        if values[index] is not None:
+            values[index] = json.loads(values[index])
+    return models.Game.from_db(connection.alias, GAME_FIELDS, values)
 
 
 def _game_from_row(row: Sequence[Any]) -> models.Game:
