@@ -1,7 +1,9 @@
 """Reading and writing games: the only place that turns stored entries into an engine game.
 
-Every write runs in one transaction with the game row locked, checks the version
-the phone saw, asks the rules engine, then stores the entry and bumps the version.
+Every write checks the version the phone saw and moves it in the same transaction as
+its change. A score is checked by the rules engine first, with no lock held, then
+written only if the game is still at the version it was checked against (``_bump``:
+compare and swap); the other writes lock the game's row for their whole change.
 """
 
 from __future__ import annotations
@@ -345,9 +347,7 @@ def _game_from_row(row: Sequence[Any]) -> models.Game:
     if created_at is not None and created_at.tzinfo is None:
         # SQLite keeps UTC without a zone, as Django's own converter reads it.
         evening_values[-1] = created_at.replace(tzinfo=UTC)
-    evening = models.Evening.from_db(
-        db, list(_EVENING_FIELDS), evening_values[: len(_EVENING_FIELDS)]
-    )
+    evening = models.Evening.from_db(db, list(_EVENING_FIELDS), evening_values)
     models.Game._meta.get_field("evening").set_cached_value(game, evening)
     return game
 
@@ -484,10 +484,11 @@ def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple
 def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) -> LoadedGame:
     """The engine's game rebuilt from stored entries.
 
-    Every entry was checked by the rules when it was stored (the game row locked), so
-    it is written back as stored (``apply_trusted_all``), not checked again; a new move
-    still goes through ``play``, a game file through ``gamefile.load``. ``entries``:
-    as ``entry_rows`` reads them or as StoredEntry (the same fields, decoded).
+    Every entry was checked by the rules when it was stored (and stored only if the game
+    had not moved since the check), so it is written back as stored
+    (``apply_trusted_all``), not checked again; a new move still goes through ``play``, a
+    game file through ``gamefile.load``. ``entries``: as ``entry_rows`` reads them or as
+    StoredEntry (the same fields, decoded).
     """
     position = {seat.player_id: seat.position for seat in seats}
     state = RulesGame.new(
