@@ -57,15 +57,11 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
     return _loaded(records, players, lambda: games.filter(result__isnull=True).values("pk"))
 
 
-#: What the pages of an evening read of it (``updated_at`` stays deferred).
-_EVENING_FIELDS = ("id", "token", "view_token", "name", "created_at")
-
-
 @cache
 def _evening_sql(vendor: str, read_only: bool) -> str:
     quote = connection.ops.quote_name
     evening = models.Evening._meta
-    columns = ", ".join(quote(evening.get_field(name).column) for name in _EVENING_FIELDS)
+    columns = ", ".join(quote(evening.get_field(name).column) for name in services.EVENING_FIELDS)
     token = quote(evening.get_field("view_token" if read_only else "token").column)
     return f"SELECT {columns} FROM {quote(evening.db_table)} WHERE {token} = %s"
 
@@ -79,14 +75,7 @@ def find_evening(token: str, read_only: bool = False) -> models.Evening | None:
     with connection.cursor() as cursor:
         cursor.execute(_evening_sql(connection.vendor, read_only), [token])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    *values, created_at = row
-    # The backend's own conversion (SQLite keeps the time as text, in UTC).
-    created = models.Evening._meta.get_field("created_at").cached_col
-    for convert in connection.ops.get_db_converters(created):
-        created_at = convert(created_at, created, connection)
-    return models.Evening.from_db(connection.alias, _EVENING_FIELDS, [*values, created_at])
+    return None if row is None else services.evening_from_row(row)
 
 
 def load_evening(evening_id: int) -> list[LoadedGame]:
@@ -96,9 +85,9 @@ def load_evening(evening_id: int) -> list[LoadedGame]:
     request: the games and the players are read in plain SQL, as the game pages read
     entries (``services.entries_of``). Through the ORM the 30 rows of a long evening cost
     1 ms (compiling the query, a converter per value, a model per row); read here, half
-    that, most of it decoding the stored results. The games come without ``pending``,
-    ``created_at`` and ``updated_at`` (deferred: reading one would cost a query), which
-    no tally or list of games shows.
+    that, most of it decoding the stored results. The games come without ``created_at``
+    and ``updated_at`` (deferred: reading one would cost a query), which no tally or list
+    of games shows.
     """
     records = _evening_games(evening_id)
     if not records:

@@ -105,7 +105,12 @@ def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
             "HOST": parts.hostname or "",
             "PORT": str(port) if port else "",
             "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
+            # No health check: it is a `SELECT 1` round trip before every request's first
+            # query (a third of the 2-second poll's cost). Without it, after a database
+            # restart each worker's next request fails once and its connection is replaced;
+            # a tap that fails says "Not saved" on the phone (static/js/scorepad.js) and
+            # nothing half-written stays (every write is one transaction).
+            "CONN_HEALTH_CHECKS": False,
             "OPTIONS": {
                 # Server-side parameters, so psycopg can prepare a statement the connection
                 # has run 5 times: the same few queries answer every page (the 2-second
