@@ -14,6 +14,7 @@ from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from games import models
+from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
 
@@ -35,21 +36,8 @@ def t(player: str, cell: str, **how: Any) -> dict[str, Any]:
 
 
 def full_yam_game() -> list[dict[str, Any]]:
-    rows = [
-        "ones",
-        "twos",
-        "threes",
-        "fours",
-        "fives",
-        "sixes",
-        "three_of_a_kind",
-        "small_straight",
-        "large_straight",
-        "full_house",
-        "four_of_a_kind",
-        "five_of_a_kind",
-    ]
-    return [t(p, row, cross=True) for row in rows for p in ("Ana", "Ben")]
+    """Every box of Yam's crossed out, by each player in turn: a finished game."""
+    return [t(p, row, cross=True) for row in RULESETS["yam"].rows({}) for p in ("Ana", "Ben")]
 
 
 def counts() -> tuple[int, ...]:
