@@ -193,20 +193,14 @@ def _entries_sql(vendor: str) -> str:
     )
 
 
-def entries_of(game_id: int) -> list[StoredEntry]:
-    """One game's entries in turn order, ready to replay.
+def entry_rows(game_id: int) -> list[Any]:
+    """One game's entries in turn order, as the database gives them: ``replay`` reads
+    these, ``_stored`` decodes them into StoredEntry when a page looks at single entries.
 
     Every page of a game reads all its entries (480 for 8 players × 4 columns): plain
     SQL skips the ORM's per-query compiling and per-row converters, the biggest part of
     the cost. The booleans come back as 0/1 (SQLite) or booleans (PostgreSQL), the rolls
-    as JSON text on both.
-    """
-    return _stored(entry_rows(game_id))
-
-
-def entry_rows(game_id: int) -> list[Any]:
-    """One game's entries in turn order, as the database gives them (``replay`` reads
-    these; ``_stored`` decodes them into StoredEntry)."""
+    as JSON text on both."""
     with connection.cursor() as cursor:
         cursor.execute(_entries_sql(connection.vendor), [game_id])
         return cursor.fetchall()
@@ -487,15 +481,18 @@ def replay(game: models.Game, seats: list[models.Seat], entries: Sequence[Any]) 
 
     Every entry was checked by the rules when it was stored (and stored only if the game
     had not moved since the check), so it is written back as stored
-    (``apply_trusted_all``), not checked again; a new move still goes through ``play``, a
+    (``Game.restore``), not checked again; a new move still goes through ``play``, a
     game file through ``gamefile.load``. ``entries``: as ``entry_rows`` reads them or as
     StoredEntry (the same fields, decoded).
     """
     position = {seat.player_id: seat.position for seat in seats}
-    state = RulesGame.new(
-        game.ruleset, [seat.player.name for seat in seats], game.options, game.first_seat
+    state = RulesGame.restore(
+        game.ruleset,
+        [seat.player.name for seat in seats],
+        moves_of(entries, position),
+        game.options,
+        game.first_seat,
     )
-    state.apply_trusted_all(moves_of(entries, position))
     return LoadedGame(game, seats, list(entries), state)
 
 

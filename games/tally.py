@@ -83,7 +83,7 @@ def load_evening(evening_id: int) -> list[LoadedGame]:
 
     The leaderboard and the evening page read every game of their evening on each
     request: the games and the players are read in plain SQL, as the game pages read
-    entries (``services.entries_of``). Through the ORM the 30 rows of a long evening cost
+    entries (``services.entry_rows``). Through the ORM the 30 rows of a long evening cost
     1 ms (compiling the query, a converter per value, a model per row); read here, half
     that, most of it decoding the stored results. The games come without ``created_at``
     and ``updated_at`` (deferred: reading one would cost a query), which no tally or list

@@ -477,13 +477,6 @@ class Game:
         self.played.append(played)
         return played
 
-    def apply_trusted(self, move: Move, value: int) -> Played:
-        """Write a move ``resolve`` accepted when it was first played, with the value it
-        wrote then, as ``play`` would: no check, no score counted again (see
-        ``apply_trusted_all``)."""
-        self.apply_trusted_all(((move, value),))
-        return self.played[-1]
-
     def apply_trusted_all(
         self, written: Iterable[tuple[Move, int]], after: Callable[[int], object] | None = None
     ) -> None:
