@@ -347,9 +347,7 @@ def _game_from_row(row: Sequence[Any]) -> models.Game:
     return game
 
 
-def find_game(
-    token: str, number: int, *, lock: bool = False, read_only: bool = False
-) -> models.Game | None:
+def find_game(token: str, number: int, *, read_only: bool = False) -> models.Game | None:
     """The game ``number`` of the evening whose edit token (spectator token if
     ``read_only``) is ``token``, with its evening, or None (one plain query: every request
     of a game page starts here; the ORM's compiling and row building cost several times
@@ -358,7 +356,7 @@ def find_game(
         return None  # not a number the column can hold
     where = "view_token" if read_only else "token"
     with connection.cursor() as cursor:
-        cursor.execute(_game_sql(connection.vendor, where, lock, seats=True), [token, number])
+        cursor.execute(_game_sql(connection.vendor, where, False, seats=True), [token, number])
         rows = cursor.fetchall()
     if not rows:
         return None
