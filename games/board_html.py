@@ -80,8 +80,8 @@ def _details(line: Line, words: _Words) -> str:
 
 def now_totals(names: Sequence[str], totals: Sequence[int], to_play: int | None) -> SafeString:
     """The ``<li>`` of each player of the game being played: name, total, whose turn."""
-    to_play = escape(gettext("to play"))  # outside the f-string, where makemessages sees it
-    turn = f' <span class="turn">{to_play}</span>'
+    label = escape(gettext("to play"))  # outside the f-string, where makemessages sees it
+    turn = f' <span class="turn">{label}</span>'
     return mark_safe(  # noqa: S308 - every value is escaped
         "".join(
             f'\n          <li class="{"current" if index == to_play else ""}">'

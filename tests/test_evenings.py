@@ -429,3 +429,15 @@ def test_a_score_on_one_phone_shows_in_the_others_poll(client: Client) -> None:
         f"/e/{game.evening.token}/g/1/poll", {"v": seen}, headers={"HX-Request": "true"}
     )
     assert re.search(r'class="total" data-player="0">4<', response.content.decode())
+
+
+def test_the_board_marks_who_is_to_play_in_the_game_being_played(client: Client) -> None:
+    game = evening(("Ann", "Bob", "Cleo"))
+    play(game, best, turns=1)  # Ann has played: Bob is to play
+    html = client.get(reverse("board", args=[game.evening.token])).content.decode()
+    now = html.split('class="now-totals"')[1].split("</ol>")[0]
+    assert now.count('<span class="turn">to play</span>') == 1
+    current = re.findall(
+        r'<li class="current"><span class="name">(\w+)</span> <span class="turn">', now
+    )
+    assert current == ["Bob"]
