@@ -14,6 +14,7 @@ a sentence's translation is trusted and only the values put into it are escaped.
 
 from __future__ import annotations
 
+from functools import cache
 from html import escape
 from typing import Any
 
@@ -21,7 +22,7 @@ from django.conf import settings
 from django.template.defaulttags import CsrfTokenNode
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language_info, gettext
+from django.utils.translation import get_language, get_language_info, gettext
 
 from games.sheet import Sheet
 
@@ -75,12 +76,16 @@ def _controls(context: Any) -> str:
         for value, label in context["modes"]
     )
     entry_mode, undo = escape(urls["entry_mode"]), escape(urls["undo"])
-    # Each label read with gettext() outside the f-strings: makemessages (xgettext) does
-    # not see a call inside an f-string, and the catalogue would lose the message.
-    modes_label, menu_label = escape(gettext("Entry mode")), escape(gettext("Game"))
-    undo_label, restart_label = escape(gettext("Undo")), escape(gettext("Restart turn"))
-    reset_label, players_label = escape(gettext("Reset to round 1…")), escape(gettext("Players"))
-    board_label, share_label = escape(gettext("Leaderboard")), escape(gettext("Share · past games"))
+    (
+        modes_label,
+        menu_label,
+        undo_label,
+        restart_label,
+        reset_label,
+        players_label,
+        board_label,
+        share_label,
+    ) = _menu_labels(get_language())
     out = [
         f'<form class="modes" method="post" action="{entry_mode}" hx-post="{entry_mode}"'
         f' hx-target="#game" aria-label="{modes_label}">\n'
@@ -129,6 +134,26 @@ def _controls(context: Any) -> str:
     return "".join(out)
 
 
+@cache
+def _menu_labels(language: str | None) -> tuple[str, ...]:
+    """The menu's labels, escaped, in ``language`` (the active one when called): read
+    once per language rather than a dozen catalogue lookups on every tap."""
+    # Each label read with gettext() outside the f-strings: makemessages (xgettext) does
+    # not see a call inside an f-string, and the catalogue would lose the message.
+    labels = (
+        gettext("Entry mode"),
+        gettext("Game"),
+        gettext("Undo"),
+        gettext("Restart turn"),
+        gettext("Reset to round 1…"),
+        gettext("Players"),
+        gettext("Leaderboard"),
+        gettext("Share · past games"),
+    )
+    return tuple(escape(label) for label in labels)
+
+
+@cache
 def _other_languages(current: str | None) -> str:
     buttons = []
     for code, _name in settings.LANGUAGES:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 ROW_LABELS = {
     "ones": _("Ones"),
@@ -61,6 +63,16 @@ MODE_LABELS = {
 
 
 def row_label(ruleset: str, row: str) -> str:
-    if row == "five_of_a_kind":
-        return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
-    return str(ROW_LABELS.get(row, row))
+    """The row's label in the active language (read once per language: every sheet
+    shows 13 to 17 of them, and a catalogue lookup costs more than the rest of a cell)."""
+    known = ruleset if ruleset in FIVE_OF_A_KIND_LABELS else ""
+    return _row_labels(get_language(), known).get(row, row)
+
+
+@cache
+def _row_labels(language: str | None, ruleset: str) -> dict[str, str]:
+    """Every row's label in ``language``, the active one when called (catalogues do not
+    change while the site runs)."""
+    labels = {row: str(label) for row, label in ROW_LABELS.items()}
+    labels["five_of_a_kind"] = str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
+    return labels

@@ -12,6 +12,7 @@ and data- attributes. Change the sheet's markup here.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from html import escape
 from typing import Any
 
@@ -150,14 +151,20 @@ def _row(row: RowView, links: CellLinks) -> str:
     )
 
 
+@cache
+def _escaped_key(key: str) -> str:
+    """An engine key (column, row, cell state: a few dozen in all) escaped, once each."""
+    return escape(key)
+
+
 def cells(row: RowView, links: CellLinks) -> SafeString:
     """The ``<td>`` of every cell of ``row``."""
     label = escape(str(row.label))
     out = []
     for cell in row.cells:
-        column, key = escape(cell.column), escape(cell.row)
+        column, key = _escaped_key(cell.column), _escaped_key(cell.row)
         out.append(
-            f'<td class="cell {escape(cell.state)}" data-player="{cell.player}"'
+            f'<td class="cell {_escaped_key(cell.state)}" data-player="{cell.player}"'
             f' data-column="{column}" data-row="{key}">'
         )
         if cell.value is not None:
