@@ -158,8 +158,9 @@ MIDDLEWARE = [
     # Pages compressed for phones on weak networks (a late 8-player sheet: 16 KB → 3 KB);
     # below WhiteNoise, which serves its own precompressed files. BREACH: the CSRF token
     # in a page is masked afresh on every response and Django pads the gzip stream with
-    # random bytes; the edit token only appears in pages requested with it.
-    "django.middleware.gzip.GZipMiddleware",
+    # random bytes; the edit token only appears in pages requested with it. Django's
+    # middleware at a faster compression level (scorepad/middleware.py).
+    "scorepad.middleware.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

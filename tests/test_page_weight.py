@@ -1,8 +1,9 @@
 """Page weight: what a phone downloads for the sheet, and how static files are cached.
 
-Sizes are gzip sizes (``gzip.compress`` of each body, level 9 as WhiteNoise compresses
-the static files; Django's GZipMiddleware sends the pages gzipped), for the heaviest
-sheet there is: 8 players × 4 columns of column Yam's, late in the game.
+Sizes are gzip sizes: a page as the site sends it to a browser that takes gzip
+(scorepad.middleware.GZipMiddleware), a static file as ``gzip.compress`` at level 9, as
+WhiteNoise compresses it, for the heaviest sheet there is: 8 players × 4 columns of
+column Yam's, late in the game.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.http import HttpResponse
 from django.test import Client
 
 from bench.play import dice_move, roll, score_form, value_move
@@ -42,8 +44,17 @@ def _sheet(game: SeededGame) -> str:
     return f"/e/{game.token}/g/{game.number}/"
 
 
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
 def _gzipped(body: bytes) -> int:
     return len(gzip.compress(body))
+
+
+def _sent(response: HttpResponse) -> tuple[int, bytes]:
+    """The size of the body as sent gzipped, and the body itself."""
+    assert response["Content-Encoding"] == "gzip"
+    return len(response.content), gzip.decompress(response.content)
 
 
 def _asset(url: str) -> bytes:
@@ -58,12 +69,12 @@ def _asset(url: str) -> bytes:
 def test_the_first_load_of_a_late_8_player_sheet_weighs_at_most_40_kb(
     client: Client, late_game: SeededGame, view: str
 ) -> None:
-    response = client.get(_sheet(late_game) + view)
+    response = client.get(_sheet(late_game) + view, headers=GZIP)
     assert response.status_code == 200
-    html = response.content
+    sent, html = _sent(response)
     assets = ASSET.findall(html.decode())
     assert any(a.endswith(".css") for a in assets) and any(a.endswith(".js") for a in assets)
-    sizes = {"page": _gzipped(html)} | {url: _gzipped(_asset(url)) for url in assets}
+    sizes = {"page": sent} | {url: _gzipped(_asset(url)) for url in assets}
     assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes
 
 
@@ -79,10 +90,12 @@ def test_a_score_tap_answers_with_at_most_4_kb(
     else:
         move = value_move(state, rng)
     form = score_form(move, late_game.version)
-    response = client.post(_sheet(late_game) + "score", form, headers={"HX-Request": "true"})
+    headers = {"HX-Request": "true", **GZIP}
+    response = client.post(_sheet(late_game) + "score", form, headers=headers)
     assert response.status_code == 200
-    assert b'id="game"' in response.content
-    assert _gzipped(response.content) <= TAP_BUDGET, _gzipped(response.content)
+    sent, html = _sent(response)
+    assert b'id="game"' in html
+    assert sent <= TAP_BUDGET, sent
 
 
 def test_pages_are_sent_gzipped_to_browsers_that_take_it(
@@ -96,6 +109,19 @@ def test_pages_are_sent_gzipped_to_browsers_that_take_it(
     assert len(response.content) < len(html) / 3
 
 
+def test_gzipped_pages_are_padded_at_random_and_others_go_plain(
+    client: Client, late_game: SeededGame
+) -> None:
+    # BREACH: a file name of random length in each gzip stream (as Django's middleware).
+    answers = [client.get(_sheet(late_game), headers=GZIP) for _ in range(8)]
+    assert all(gzip.decompress(a.content) for a in answers)
+    assert all(a.content[3] & gzip.FNAME for a in answers)
+    assert len({len(a.content) for a in answers}) > 1
+    plain = client.get(_sheet(late_game), headers={"Accept-Encoding": "identity"})
+    assert not plain.has_header("Content-Encoding")
+    assert b'id="game"' in plain.content
+
+
 # What the production server sends for static files: collectstatic with the manifest
 # storage into a temporary STATIC_ROOT, then WhiteNoise answering through the middleware.
 STATIC_PROBE = """
@@ -104,6 +130,7 @@ django.setup()
 from django.core.management import call_command
 call_command("collectstatic", interactive=False, verbosity=0)
 from django.contrib.staticfiles.storage import staticfiles_storage
+from django.http import HttpResponse
 from django.test import Client
 client = Client(HTTP_HOST="127.0.0.1")
 answers = {}
