@@ -122,7 +122,9 @@ def _die_in_range(field: str) -> Q:
 class Entry(models.Model):
     """One cell played: a value (or a cross) in a player's column and row."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entries")
+    # No index of its own: both unique constraints below begin with the game, and their
+    # indexes serve every lookup by game; one index fewer to update on every score.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="entries", db_index=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="entries")
     column = models.CharField(max_length=8)
     row = models.CharField(max_length=20)
