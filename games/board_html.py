@@ -12,9 +12,10 @@ Change this markup here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from decimal import ROUND_HALF_UP, Decimal
 from html import escape
 
-from django.template.defaultfilters import floatformat
+from django.utils.formats import get_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, ngettext
 
@@ -34,6 +35,15 @@ class _Words:
         self.leader = escape(gettext("Leader"))
         self.avg = escape(gettext("avg"))
         self.best = escape(gettext("best"))
+        self.decimal_separator = escape(get_format("DECIMAL_SEPARATOR"))
+
+
+def average(value: float, places: int, decimal_separator: str) -> str:
+    """``floatformat(value, places)`` for a non-negative average (tested to agree): half
+    up, ``places`` decimals kept, the locale's separator. The filter looks up the locale's
+    formats on every call, a tenth of the leaderboard's rendering for two per row."""
+    rounded = Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)
+    return str(rounded).replace(".", decimal_separator)
 
 
 def _row(line: Line, url: str | None, words: _Words) -> str:
@@ -41,7 +51,7 @@ def _row(line: Line, url: str | None, words: _Words) -> str:
     leads = line.rank == 1 and bool(line.wins)
     rank = f'<span title="{words.leader}">{line.rank}</span>' if leads else f"{line.rank}"
     who = f'<a href="{escape(url)}">{name}</a>' if url else name
-    average = floatformat(line.average, 1) if line.games else "–"
+    mean = average(line.average, 1, words.decimal_separator) if line.games else "–"
     best = "–" if line.best is None else line.best
     return (
         f'\n            <tr class="{"leader" if leads else ""}">\n'
@@ -53,7 +63,7 @@ def _row(line: Line, url: str | None, words: _Words) -> str:
         f'              <td class="wins">{line.wins}</td>\n'
         f'              <td class="points">{line.total}</td>\n'
         f'              <td class="wide">{line.games}</td>\n'
-        f'              <td class="wide">{average}</td>\n'
+        f'              <td class="wide">{mean}</td>\n'
         f'              <td class="wide">{best}</td>\n'
         f'              <td class="wide">{line.bonuses}</td>\n'
         f'              <td class="wide">{line.yahtzees}</td>\n'
@@ -65,7 +75,7 @@ def _details(line: Line, words: _Words) -> str:
     """The line under the name, for narrow screens: 3 games · avg 212 · best 245 · 2 bonuses."""
     parts = [ngettext("%(n)s game", "%(n)s games", line.games) % {"n": line.games}]
     if line.games:
-        parts.append(f"{words.avg} {floatformat(line.average, 0)}")
+        parts.append(f"{words.avg} {average(line.average, 0, words.decimal_separator)}")
         parts.append(f"{words.best} {line.best}")
         if line.bonuses:
             parts.append(

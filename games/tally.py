@@ -129,7 +129,7 @@ def _loaded(
     for game in records:
         if game.result is not None:
             stored = [
-                StoredSeat(players[seat["player"]], position, seat["player"])
+                tuple.__new__(StoredSeat, (players[seat["player"]], position, seat["player"]))
                 for position, seat in enumerate(game.result["seats"])
             ]
             loaded.append(LoadedGame(game, stored, [], None))  # type: ignore[arg-type]
@@ -209,17 +209,21 @@ def results(game: LoadedGame) -> list[Result]:
     if state is None:
         final = game.record.result
         columns = final["columns"]
+        new = tuple.__new__  # a NamedTuple's own constructor is a Python function
         return [
-            Result(
-                game,
-                index,
-                seat.player,
-                numbers["total"],
-                numbers["rank"],
-                numbers["won"],
-                numbers["bonuses"],
-                columns,
-                numbers["yahtzees"],
+            new(
+                Result,
+                (
+                    game,
+                    index,
+                    seat.player,
+                    numbers["total"],
+                    numbers["rank"],
+                    numbers["won"],
+                    numbers["bonuses"],
+                    columns,
+                    numbers["yahtzees"],
+                ),
             )
             for index, (seat, numbers) in enumerate(zip(game.seats, final["seats"], strict=True))
         ]
