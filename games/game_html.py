@@ -1,12 +1,16 @@
-"""The game page's top bar, player strip and totals bar, built in Python.
+"""The game partial's hot parts, built in Python: everything up to the panel (the top bar,
+the player strip, the sheet, the totals bar), and in the panel the line about the last
+action, dice mode's dice and the live-update poller.
 
 Every tap answers with the whole game partial (``#game``), so these parts are rendered
 on every score, die and undo. Through the template language they cost about as much as
 the write itself (the top bar alone, some eighty nodes with four ``{% csrf_token %}``,
-0.6 ms; the strip and totals bar an ``{% if %}`` tree per player); here each is a few
-f-strings of escaped values, with the URLs reversed once (``games.links.GameUrls``) and
-the CSRF field rendered once. The markup is what templates/games/game.html wrote: tests
-and the browser tests rely on its classes and data- attributes. Change it here.
+0.6 ms; the strip and totals bar an ``{% if %}`` tree per player; dice mode's six faces
+a ``{% blocktranslate %}`` each); here each is a few f-strings of escaped values, with
+the URLs reversed once (``games.links.GameUrls``), the CSRF field rendered once and the
+fixed words translated once per language. The markup is what templates/games/game.html
+wrote (compared page by page, en and fr, in every entry mode and state): tests and the
+browser tests rely on its classes and data- attributes. Change it here.
 
 Like ``{% translate %}``, translated labels are escaped; like ``{% blocktranslate %}``,
 a sentence's translation is trusted and only the values put into it are escaped.
@@ -21,9 +25,11 @@ from typing import Any
 from django.conf import settings
 from django.template.defaulttags import CsrfTokenNode
 from django.urls import reverse
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, get_language_info, gettext
 
+from games import sheet_html
 from games.sheet import Sheet
 
 
@@ -31,6 +37,115 @@ def sheet_url(context: Any) -> str:
     """The sheet's own address: the spectator's on a read-only page."""
     urls = context["urls"]
     return urls["watch_sheet"] if context.get("read_only") else urls["sheet"]
+
+
+def game_head(context: Any) -> SafeString:
+    """The game partial up to its panel: the top bar, the player strip, the sheet and the
+    totals bar (templates/games/game.html closes it around the panel)."""
+    sheet: Sheet = context["sheet"]
+    players, score_sheet, score_entry = _head_labels(get_language())
+    return mark_safe(  # noqa: S308 - every value is escaped or a number
+        f'\n<div id="game" class="game view-{escape(sheet.view)}"'
+        f' data-version="{context["game"].version}" hx-swap="outerHTML">\n'
+        f"  {topbar(context)}\n\n"
+        f'  <nav class="strip" aria-label="{players}">{strip(context)}</nav>\n\n'
+        f'  <div class="sheet-wrap" tabindex="0" role="region" aria-label="{score_sheet}">\n'
+        f"    {sheet_html.table(sheet, sheet_html.links_for(context))}\n  </div>\n\n"
+        f'  <div class="totals-bar" aria-live="polite">{totals_bar(context)}</div>\n\n'
+        f'  <section id="panel" class="panel" aria-label="{score_entry}">\n    '
+    )
+
+
+def panel_status(context: Any) -> SafeString:
+    """What the last action did, with Undo when a turn can be undone, or why an action was
+    refused: the panel's first lines on nearly every tap."""
+    out = []
+    notice = context.get("notice")
+    if notice:
+        undo = ""
+        if context.get("can_undo"):
+            url, label = escape(context["urls"]["undo"]), _panel_labels(get_language())[0]
+            undo = (
+                f'\n        <form method="post" action="{url}" hx-post="{url}" hx-target="#game">'
+                f"\n          {CsrfTokenNode().render(context)}"
+                f'<input type="hidden" name="version" value="{context["game"].version}">'
+                f'\n          <button type="submit" class="link">{label}</button>\n        </form>'
+            )
+        out.append(
+            '<div class="notice" role="status">\n'
+            f"      <span>{conditional_escape(notice)}</span>{undo}\n    </div>\n  "
+        )
+    error = context.get("error")
+    if error:
+        out.append(f'<p class="error" role="alert">{conditional_escape(error)}</p>')
+    return mark_safe("".join(out))  # noqa: S308 - every value is escaped or a number
+
+
+def poller(context: Any) -> SafeString:
+    """Live updates: the game partial again once the game's version moves (204 until then).
+
+    Never while the value picker or the reset question is open, so that another phone's
+    score cannot close them, nor once the next game of the evening exists."""
+    if context.get("picker") or context.get("confirm_reset") or context.get("next_game"):
+        return mark_safe("")
+    urls = context["urls"]
+    url = escape(urls["watch_poll"] if context.get("read_only") else urls["poll"])
+    return mark_safe(  # noqa: S308 - every value is escaped or a number
+        f'<div class="poller" hx-get="{url}?v={context["game"].version}" hx-trigger="every 2s"'
+        ' hx-target="#game" hx-swap="outerHTML" aria-hidden="true"></div>'
+    )
+
+
+def dice_entry(context: Any) -> SafeString:
+    """Dice mode's panel: the dice entered so far (a tap takes one back) and the six faces
+    to add from; rendered on each of a turn's five die taps and on its score."""
+    sheet: Sheet = context["sheet"]
+    game, url = context["game"], escape(context["urls"]["die"])
+    dice = [escape(str(face)) for face in (context.get("pending") or {}).get("dice") or []]
+    name = {"name": escape(str(sheet.current_name))}
+    # Like {% blocktranslate %}: the sentence's translation is trusted, its values escaped.
+    if len(dice) == 5:
+        hint = gettext("%(name)s: tap a box to score these dice.") % name
+    else:
+        hint = gettext("%(name)s: tap the five dice you rolled.") % name
+    remove, add = gettext("Remove die %(face)s"), gettext("Add a %(face)s")
+    fields = (
+        f'{CsrfTokenNode().render(context)}<input type="hidden" name="version"'
+        f' value="{game.version}">'
+    )
+    entered = "".join(
+        f'<button type="submit" name="slot" value="{slot}" class="die face-{face}"'
+        f' aria-label="{remove % {"face": face}}">{face}</button>'
+        for slot, face in enumerate(dice)
+    )
+    empty = '<span class="die empty" aria-hidden="true"></span>' * len(context["empty_slots"])
+    disabled = " disabled" if len(dice) == 5 else ""
+    faces = "".join(
+        f'<button type="submit" name="face" value="{face}" class="die face-{face}"{disabled}'
+        f' aria-label="{add % {"face": face}}">{face}</button>'
+        for face in context["faces"]
+    )
+    form = f'method="post" action="{url}" hx-post="{url}" hx-target="#game"'
+    return mark_safe(  # noqa: S308 - every value is escaped or a number
+        f'<div class="dice-entry">\n      <p class="hint">{hint}</p>\n'
+        f'      <form class="slots" {form}>\n        {fields}\n        {entered}\n'
+        f"        {empty}\n      </form>\n"
+        f'      <form class="faces" {form}>\n        {fields}\n        {faces}\n'
+        "      </form>\n    </div>\n"
+    )
+
+
+@cache
+def _panel_labels(language: str | None) -> tuple[str, ...]:
+    """The panel's words, escaped, in ``language`` (the active one when called)."""
+    return (escape(gettext("Undo")),)
+
+
+@cache
+def _head_labels(language: str | None) -> tuple[str, ...]:
+    """The regions' names, escaped, in ``language`` (the active one when called)."""
+    labels = (gettext("Players"), gettext("Score sheet"), gettext("Score entry"))
+    return tuple(escape(label) for label in labels)
 
 
 def topbar(context: Any) -> SafeString:
