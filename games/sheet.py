@@ -17,7 +17,7 @@ MIDDLE = {"max", "min"}
 TABLE_VIEW_MAX_COLUMNS = 4
 
 
-@dataclass
+@dataclass(slots=True)
 class CellView:
     column: str
     row: str
@@ -31,7 +31,7 @@ class CellView:
         return self.state in ("playable", "current")
 
 
-@dataclass
+@dataclass(slots=True)
 class ColumnView:
     player: int
     name: str
@@ -49,7 +49,7 @@ class ColumnView:
     max_min_void: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class RowView:
     key: str
     label: str
@@ -57,7 +57,7 @@ class RowView:
     cells: list[CellView]
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerView:
     index: int
     name: str
