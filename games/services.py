@@ -563,8 +563,10 @@ def _bumped(game: models.Game, fields: dict[str, Any]) -> None:
 def _insert(entry: models.Entry) -> None:
     """Store a new entry and set its id: what ``entry.save()`` does, without the ORM's
     compiling. Values go through each field's own conversion."""
-    table, columns, values = _entry_values(entry)
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(values))})"
+    table, fields, values = _entry_values(entry)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in fields)
+    sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(values))})"
     returning = connection.features.can_return_columns_from_insert
     if returning:
         sql += f" RETURNING {connection.ops.quote_name(models.Entry._meta.pk.column)}"
@@ -573,12 +575,12 @@ def _insert(entry: models.Entry) -> None:
         _inserted(entry, cursor.fetchone()[0] if returning else cursor.lastrowid)
 
 
-def _entry_values(entry: models.Entry) -> tuple[str, list[str], list[Any]]:
-    """The entry's table, its columns but the id, and their values as the database takes them."""
-    meta, quote = models.Entry._meta, connection.ops.quote_name
+def _entry_values(entry: models.Entry) -> tuple[str, list[Any], list[Any]]:
+    """The entry's table, its fields but the id, and their values as the database takes them."""
+    meta = models.Entry._meta
     fields = [field for field in meta.concrete_fields if not field.primary_key]
     values = [field.get_db_prep_save(field.pre_save(entry, True), connection) for field in fields]
-    return quote(meta.db_table), [quote(field.column) for field in fields], values
+    return connection.ops.quote_name(meta.db_table), fields, values
 
 
 def _inserted(entry: models.Entry, pk: int) -> None:
@@ -602,16 +604,14 @@ def _claim_and_insert(game: models.Game, entry: models.Entry, **fields: Any) -> 
             _insert(entry)
         return
     bump, bump_params = _bump_sql(game, fields)
-    table, columns, values = _entry_values(entry)
-    pk = connection.ops.quote_name(models.Entry._meta.pk.column)
-    casts = [
-        f"%s::{field.cast_db_type(connection)}"
-        for field in models.Entry._meta.concrete_fields
-        if not field.primary_key
-    ]
+    table, entry_fields, values = _entry_values(entry)
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in entry_fields)
+    # Typed: in a SELECT list the server cannot tell a parameter's type from its column.
+    casts = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in entry_fields)
     sql = (
-        f"WITH claimed AS ({bump} RETURNING 1) INSERT INTO {table} ({', '.join(columns)})"
-        f" SELECT {', '.join(casts)} FROM claimed RETURNING {pk}"
+        f"WITH claimed AS ({bump} RETURNING 1) INSERT INTO {table} ({columns})"
+        f" SELECT {casts} FROM claimed RETURNING {quote(models.Entry._meta.pk.column)}"
     )
     # Inside an outer transaction (tests), a savepoint keeps a failure from spoiling it.
     with transaction.atomic() if connection.in_atomic_block else nullcontext():
