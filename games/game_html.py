@@ -43,7 +43,8 @@ def game_head(context: Any) -> SafeString:
     """The game partial up to its panel: the top bar, the player strip, the sheet and the
     totals bar (templates/games/game.html closes it around the panel)."""
     sheet: Sheet = context["sheet"]
-    players, score_sheet, score_entry = _head_labels(get_language())
+    words = _words(get_language())
+    players, score_sheet, score_entry = words["players"], words["sheet"], words["entry"]
     return mark_safe(  # noqa: S308 - every value is escaped or a number
         f'\n<div id="game" class="game view-{escape(sheet.view)}"'
         f' data-version="{context["game"].version}" hx-swap="outerHTML">\n'
@@ -64,7 +65,7 @@ def panel_status(context: Any) -> SafeString:
     if notice:
         undo = ""
         if context.get("can_undo"):
-            url, label = escape(context["urls"]["undo"]), _panel_labels(get_language())[0]
+            url, label = escape(context["urls"]["undo"]), _words(get_language())["undo"]
             undo = (
                 f'\n        <form method="post" action="{url}" hx-post="{url}" hx-target="#game">'
                 f"\n          {CsrfTokenNode().render(context)}"
@@ -135,19 +136,6 @@ def dice_entry(context: Any) -> SafeString:
     )
 
 
-@cache
-def _panel_labels(language: str | None) -> tuple[str, ...]:
-    """The panel's words, escaped, in ``language`` (the active one when called)."""
-    return (escape(gettext("Undo")),)
-
-
-@cache
-def _head_labels(language: str | None) -> tuple[str, ...]:
-    """The regions' names, escaped, in ``language`` (the active one when called)."""
-    labels = (gettext("Players"), gettext("Score sheet"), gettext("Score entry"))
-    return tuple(escape(label) for label in labels)
-
-
 def topbar(context: Any) -> SafeString:
     """The evening's name, the game and round, and (to players) the entry modes and menu."""
     sheet: Sheet = context["sheet"]
@@ -191,16 +179,11 @@ def _controls(context: Any) -> str:
         for value, label in context["modes"]
     )
     entry_mode, undo = escape(urls["entry_mode"]), escape(urls["undo"])
-    (
-        modes_label,
-        menu_label,
-        undo_label,
-        restart_label,
-        reset_label,
-        players_label,
-        board_label,
-        share_label,
-    ) = _menu_labels(get_language())
+    words = _words(get_language())
+    modes_label, menu_label = words["modes"], words["menu"]
+    undo_label, restart_label = words["undo"], words["restart"]
+    reset_label, players_label = words["reset"], words["players"]
+    board_label, share_label = words["board"], words["share"]
     out = [
         f'<form class="modes" method="post" action="{entry_mode}" hx-post="{entry_mode}"'
         f' hx-target="#game" aria-label="{modes_label}">\n'
@@ -250,22 +233,24 @@ def _controls(context: Any) -> str:
 
 
 @cache
-def _menu_labels(language: str | None) -> tuple[str, ...]:
-    """The menu's labels, escaped, in ``language`` (the active one when called): read
-    once per language rather than a dozen catalogue lookups on every tap."""
-    # Each label read with gettext() outside the f-strings: makemessages (xgettext) does
-    # not see a call inside an f-string, and the catalogue would lose the message.
-    labels = (
-        gettext("Entry mode"),
-        gettext("Game"),
-        gettext("Undo"),
-        gettext("Restart turn"),
-        gettext("Reset to round 1…"),
-        gettext("Players"),
-        gettext("Leaderboard"),
-        gettext("Share · past games"),
-    )
-    return tuple(escape(label) for label in labels)
+def _words(language: str | None) -> dict[str, str]:
+    """The game partial's fixed words, escaped, in ``language`` (the active one when
+    called): read once per language rather than a dozen catalogue lookups on every tap."""
+    # Each read with gettext() outside the f-strings: makemessages (xgettext) does not see
+    # a call inside an f-string, and the catalogue would lose the message.
+    words = {
+        "players": gettext("Players"),
+        "sheet": gettext("Score sheet"),
+        "entry": gettext("Score entry"),
+        "modes": gettext("Entry mode"),
+        "menu": gettext("Game"),
+        "undo": gettext("Undo"),
+        "restart": gettext("Restart turn"),
+        "reset": gettext("Reset to round 1…"),
+        "board": gettext("Leaderboard"),
+        "share": gettext("Share · past games"),
+    }
+    return {key: escape(word) for key, word in words.items()}
 
 
 @cache

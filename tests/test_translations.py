@@ -82,13 +82,13 @@ def test_every_message_of_the_python_code_has_a_french_translation() -> None:
 
 
 def test_words_read_once_per_language_follow_the_active_language() -> None:
-    # Row labels and the game menu's words are kept per language after their first read.
+    # Row labels and the game partial's words are kept per language after their first read.
     from django.utils import translation
 
-    from games.game_html import _menu_labels
+    from games.game_html import _words
     from games.labels import row_label
 
     for language, fives, game in [("en", "Fives", "Game"), ("fr", "Cinq", "Partie")] * 2:
         with translation.override(language):
             assert row_label("yams-columns", "fives") == fives
-            assert _menu_labels(translation.get_language())[1] == game
+            assert _words(translation.get_language())["menu"] == game
