@@ -5,8 +5,9 @@ column. Through the template language each cell cost an ``{% if %}`` tree, two
 ``{% url %}`` lookups and a ``{% csrf_token %}``, each row an ``{% include %}``; here the
 URLs are reversed and the token read once per sheet, and each cell is one f-string of
 escaped values. The markup is byte for byte what the templates games/sheet_table.html
-and games/row.html (now gone) wrote; tests and the browser tests rely on its classes
-and data- attributes. Change the sheet's markup here.
+and games/row.html (both gone) wrote; tests and the browser tests rely on its classes
+and data- attributes. Pages call it as ``{% sheet_table %}`` (games/templatetags/
+sheet_cells.py). Change the sheet's markup here.
 """
 
 from __future__ import annotations
