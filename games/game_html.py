@@ -30,6 +30,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, get_language_info, gettext
 
 from games import sheet_html
+from games.rules.dice import FACES
 from games.sheet import Sheet
 
 
@@ -124,7 +125,7 @@ def dice_entry(context: Any) -> SafeString:
     faces = "".join(
         f'<button type="submit" name="face" value="{face}" class="die face-{face}"{disabled}'
         f' aria-label="{add % {"face": face}}">{face}</button>'
-        for face in context["faces"]
+        for face in FACES
     )
     form = f'method="post" action="{url}" hx-post="{url}" hx-target="#game"'
     return mark_safe(  # noqa: S308 - every value is escaped or a number

@@ -563,10 +563,8 @@ def _bumped(game: models.Game, fields: dict[str, Any]) -> None:
 def _insert(entry: models.Entry) -> None:
     """Store a new entry and set its id: what ``entry.save()`` does, without the ORM's
     compiling. Values go through each field's own conversion."""
-    table, fields, values = _entry_values(entry)
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in fields)
-    sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(values))})"
+    insert, fields, values = _entry_insert(entry)
+    sql = f"{insert} VALUES ({', '.join(['%s'] * len(values))})"
     returning = connection.features.can_return_columns_from_insert
     if returning:
         sql += f" RETURNING {connection.ops.quote_name(models.Entry._meta.pk.column)}"
@@ -575,12 +573,14 @@ def _insert(entry: models.Entry) -> None:
         _inserted(entry, cursor.fetchone()[0] if returning else cursor.lastrowid)
 
 
-def _entry_values(entry: models.Entry) -> tuple[str, list[Any], list[Any]]:
-    """The entry's table, its fields but the id, and their values as the database takes them."""
-    meta = models.Entry._meta
+def _entry_insert(entry: models.Entry) -> tuple[str, list[Any], list[Any]]:
+    """``INSERT INTO entry (its columns but the id)``, those fields, and their values as
+    the database takes them (each field's own conversion)."""
+    meta, quote = models.Entry._meta, connection.ops.quote_name
     fields = [field for field in meta.concrete_fields if not field.primary_key]
     values = [field.get_db_prep_save(field.pre_save(entry, True), connection) for field in fields]
-    return connection.ops.quote_name(meta.db_table), fields, values
+    columns = ", ".join(quote(field.column) for field in fields)
+    return f"INSERT INTO {quote(meta.db_table)} ({columns})", fields, values
 
 
 def _inserted(entry: models.Entry, pk: int) -> None:
@@ -604,15 +604,12 @@ def _claim_and_insert(game: models.Game, entry: models.Entry, **fields: Any) -> 
             _insert(entry)
         return
     bump, bump_params = _bump_sql(game, fields)
-    table, entry_fields, values = _entry_values(entry)
-    quote = connection.ops.quote_name
-    columns = ", ".join(quote(field.column) for field in entry_fields)
+    insert, entry_fields, values = _entry_insert(entry)
     # Typed: in a SELECT list the server cannot tell a parameter's type from its column.
     casts = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in entry_fields)
-    sql = (
-        f"WITH claimed AS ({bump} RETURNING 1) INSERT INTO {table} ({columns})"
-        f" SELECT {casts} FROM claimed RETURNING {quote(models.Entry._meta.pk.column)}"
-    )
+    pk = connection.ops.quote_name(models.Entry._meta.pk.column)
+    sql = f"WITH claimed AS ({bump} RETURNING 1) {insert} SELECT {casts} FROM claimed"
+    sql += f" RETURNING {pk}"
     # Inside an outer transaction (tests), a savepoint keeps a failure from spoiling it.
     with transaction.atomic() if connection.in_atomic_block else nullcontext():
         with connection.cursor() as cursor:

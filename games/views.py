@@ -87,7 +87,6 @@ def _context(
         "current_player": current,
         "modes": [(value, labels.MODE_LABELS[value]) for value in models.Game.EntryMode.values],
         "rolls_left": _rolls_left(game.pending or {}, state),
-        "faces": range(1, 7),
         "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
         "held_dice": list(
             zip(
