@@ -31,7 +31,7 @@ from django.utils.translation import get_language, get_language_info, gettext
 
 from games import sheet_html
 from games.rules.dice import FACES
-from games.sheet import Sheet
+from games.sheet import PlayerView, Sheet
 
 
 def sheet_url(context: Any) -> str:
@@ -297,13 +297,19 @@ def totals_bar(context: Any) -> SafeString:
     for p in sheet.players:
         if not p.shown:
             continue
-        bonus = ""
-        if p.yahtzee_bonus:
-            text = gettext("incl. Yahtzee bonus %(n)s") % {"n": p.yahtzee_bonus}
-            bonus = f' <small class="ybonus">{text}</small>'
         out.append(
             f'\n      <span class="grand{" current" if p.current else ""}">'
             f'<span class="name">{escape(p.name)}</span>'
-            f' <strong class="total" data-player="{p.index}">{p.total}</strong>{bonus}</span>\n    '
+            f' <strong class="total" data-player="{p.index}">{p.total}</strong>'
+            f"{yahtzee_bonus_note(p)}</span>\n    "
         )
     return mark_safe("".join(out))  # noqa: S308 - every value is escaped or a number
+
+
+def yahtzee_bonus_note(player: PlayerView) -> str:
+    """After a grand total: the Yahtzee bonus it includes, which no row of the sheet
+    shows (the sheet's Total stops short of it); empty without one."""
+    if not player.yahtzee_bonus:
+        return ""
+    text = gettext("incl. Yahtzee bonus %(n)s") % {"n": player.yahtzee_bonus}
+    return f' <small class="ybonus">{text}</small>'

@@ -15,6 +15,7 @@ from html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games import charts
+from games.game_html import yahtzee_bonus_note
 from games.sheet import PlayerView
 
 
@@ -34,12 +35,13 @@ def player_strip(players: Iterable[PlayerView], step_url: str) -> SafeString:
 
 
 def grand_totals(players: Iterable[PlayerView]) -> SafeString:
-    """Each player's total at the step shown, a trophy for the winners."""
+    """Each player's total at the step shown (and the Yahtzee bonus it includes, which
+    the sheet's Total row leaves out), a trophy for the winners."""
     return mark_safe(  # noqa: S308 - every value is escaped
         "".join(
             f'<span class="grand{" winner" if p.winner else ""}"><span class="name">'
             f'{escape(p.name)}</span> <strong class="total" data-player="{p.index}">'
-            f"{p.total}</strong>{' 🏆' if p.winner else ''}</span>"
+            f"{p.total}</strong>{yahtzee_bonus_note(p)}{' 🏆' if p.winner else ''}</span>"
             for p in players
         )
     )

@@ -13,6 +13,7 @@ from django.urls import reverse
 from evening_support import best, by_player, cross, evening, least, play
 
 from games import models, services
+from games.rules import Move
 
 pytestmark = pytest.mark.django_db
 
@@ -179,3 +180,27 @@ def test_the_game_file_downloads_and_replays_to_the_same_game(
     assert document["format"] == "scorepad.game.v1"
     copy = services.load(services.import_document(response.content))
     assert copy.state.totals() == loaded.state.totals()
+
+
+def test_the_review_says_which_yahtzee_bonus_a_total_includes(client: Client) -> None:
+    # The sheet's Total row leaves the Yahtzee bonus out; the grand total under it says
+    # how much of it is bonus, as the live sheet does: else a Total of 70 over 170.
+    game = evening(("Ann", "Bob"), ruleset="yahtzee")
+    for move in (
+        Move(0, "five_of_a_kind", value=50),
+        Move(1, "chance", value=20),
+        Move(0, "fours", value=20, yahtzee_bonus=True),
+    ):
+        services.record_turn(game.pk, move, None)
+    url = reverse("review", args=[game.evening.token, 1])
+    html = client.get(url).content.decode()
+    assert _totals(html) == {0: 170, 1: 20}
+    block = html[html.index('class="review-totals"') :]
+    block = block[: block.index("</p>")]
+    assert block.count("incl. Yahtzee bonus 100") == 1
+    # Before the bonus turn, nothing to say.
+    html = client.get(url, {"turn": 2}).content.decode()
+    assert "incl. Yahtzee bonus" not in html
+    # In French too.
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "dont prime Yahtzee 100" in html
