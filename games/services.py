@@ -541,17 +541,34 @@ def _bump(game: models.Game, **fields: Any) -> None:
 
 
 def _bump_sql(game: models.Game, fields: dict[str, Any]) -> tuple[str, list[Any]]:
+    sql, model_fields = _bump_statement(connection.vendor, tuple(fields))
+    return sql, _bump_params(game, model_fields, fields)
+
+
+def _bump_params(
+    game: models.Game, model_fields: Sequence[Any], fields: dict[str, Any]
+) -> list[Any]:
+    """The values for ``_bump_statement``'s placeholders (each field's own conversion)."""
+    values = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(model_fields, fields.values(), strict=True)
+    ]
+    return [*values, game.pk, game.version]
+
+
+@cache
+def _bump_statement(vendor: str, names: tuple[str, ...]) -> tuple[str, tuple[Any, ...]]:
+    """The UPDATE that moves the version and sets the fields ``names``, and those fields
+    (built once: every tap runs it)."""
     meta, quote = models.Game._meta, connection.ops.quote_name
-    assignments, params = [f"{quote('version')} = {quote('version')} + 1"], []
-    for name, value in fields.items():
-        field = meta.get_field(name)
-        assignments.append(f"{quote(field.column)} = %s")
-        params.append(field.get_db_prep_save(value, connection))
+    fields = tuple(meta.get_field(name) for name in names)
+    version = quote("version")
+    assignments = [f"{version} = {version} + 1", *(f"{quote(f.column)} = %s" for f in fields)]
     sql = (
         f"UPDATE {quote(meta.db_table)} SET {', '.join(assignments)}"
-        f" WHERE {quote(meta.pk.column)} = %s AND {quote('version')} = %s"
+        f" WHERE {quote(meta.pk.column)} = %s AND {version} = %s"
     )
-    return sql, [*params, game.pk, game.version]
+    return sql, fields
 
 
 def _bumped(game: models.Game, fields: dict[str, Any]) -> None:
@@ -563,24 +580,37 @@ def _bumped(game: models.Game, fields: dict[str, Any]) -> None:
 def _insert(entry: models.Entry) -> None:
     """Store a new entry and set its id: what ``entry.save()`` does, without the ORM's
     compiling. Values go through each field's own conversion."""
-    insert, fields, values = _entry_insert(entry)
-    sql = f"{insert} VALUES ({', '.join(['%s'] * len(values))})"
-    returning = connection.features.can_return_columns_from_insert
-    if returning:
-        sql += f" RETURNING {connection.ops.quote_name(models.Entry._meta.pk.column)}"
+    sql, fields, returning = _insert_sql(connection.vendor)
     with connection.cursor() as cursor:
-        cursor.execute(sql, values)
+        cursor.execute(sql, _entry_values(entry, fields))
         _inserted(entry, cursor.fetchone()[0] if returning else cursor.lastrowid)
 
 
-def _entry_insert(entry: models.Entry) -> tuple[str, list[Any], list[Any]]:
-    """``INSERT INTO entry (its columns but the id)``, those fields, and their values as
-    the database takes them (each field's own conversion)."""
+@cache
+def _insert_sql(vendor: str) -> tuple[str, tuple[Any, ...], bool]:
+    """``_insert``'s statement, the fields of its placeholders, and whether it returns the
+    new id (built once)."""
+    insert, fields = _entry_insert_head(vendor)
+    sql = f"{insert} VALUES ({', '.join(['%s'] * len(fields))})"
+    returning = connection.features.can_return_columns_from_insert
+    if returning:
+        sql += f" RETURNING {connection.ops.quote_name(models.Entry._meta.pk.column)}"
+    return sql, fields, returning
+
+
+def _entry_values(entry: models.Entry, fields: Sequence[Any]) -> list[Any]:
+    """The entry's values for ``fields``, as the database takes them (each field's own
+    conversion)."""
+    return [field.get_db_prep_save(field.pre_save(entry, True), connection) for field in fields]
+
+
+@cache
+def _entry_insert_head(vendor: str) -> tuple[str, tuple[Any, ...]]:
+    """``INSERT INTO entry (its columns but the id)`` and those fields (built once)."""
     meta, quote = models.Entry._meta, connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if not field.primary_key]
-    values = [field.get_db_prep_save(field.pre_save(entry, True), connection) for field in fields]
+    fields = tuple(field for field in meta.concrete_fields if not field.primary_key)
     columns = ", ".join(quote(field.column) for field in fields)
-    return f"INSERT INTO {quote(meta.db_table)} ({columns})", fields, values
+    return f"INSERT INTO {quote(meta.db_table)} ({columns})", fields
 
 
 def _inserted(entry: models.Entry, pk: int) -> None:
@@ -603,22 +633,33 @@ def _claim_and_insert(game: models.Game, entry: models.Entry, **fields: Any) -> 
             _bump(game, **fields)
             _insert(entry)
         return
-    bump, bump_params = _bump_sql(game, fields)
-    insert, entry_fields, values = _entry_insert(entry)
-    # Typed: in a SELECT list the server cannot tell a parameter's type from its column.
-    casts = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in entry_fields)
-    pk = connection.ops.quote_name(models.Entry._meta.pk.column)
-    sql = f"WITH claimed AS ({bump} RETURNING 1) {insert} SELECT {casts} FROM claimed"
-    sql += f" RETURNING {pk}"
+    sql, bump_fields, entry_fields = _claim_and_insert_sql(connection.vendor, tuple(fields))
+    params = [*_bump_params(game, bump_fields, fields), *_entry_values(entry, entry_fields)]
     # Inside an outer transaction (tests), a savepoint keeps a failure from spoiling it.
     with transaction.atomic() if connection.in_atomic_block else nullcontext():
         with connection.cursor() as cursor:
-            cursor.execute(sql, [*bump_params, *values])
+            cursor.execute(sql, params)
             row = cursor.fetchone()
     if row is None:
         raise StaleVersion(_game_by_pk(game.pk, lock=False))
     _bumped(game, fields)
     _inserted(entry, row[0])
+
+
+@cache
+def _claim_and_insert_sql(
+    vendor: str, names: tuple[str, ...]
+) -> tuple[str, tuple[Any, ...], tuple[Any, ...]]:
+    """PostgreSQL's one statement for ``_claim_and_insert``, the game's fields it sets and
+    the entry's fields it inserts, in the order of their placeholders (built once: every
+    score runs it)."""
+    bump, bump_fields = _bump_statement(vendor, names)
+    insert, entry_fields = _entry_insert_head(vendor)
+    # Typed: in a SELECT list the server cannot tell a parameter's type from its column.
+    casts = ", ".join(f"%s::{field.cast_db_type(connection)}" for field in entry_fields)
+    pk = connection.ops.quote_name(models.Entry._meta.pk.column)
+    sql = f"WITH claimed AS ({bump} RETURNING 1) {insert} SELECT {casts} FROM claimed"
+    return f"{sql} RETURNING {pk}", bump_fields, entry_fields
 
 
 # --- setting up ---------------------------------------------------------------------------
