@@ -19,7 +19,7 @@ from typing import Any
 
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 
 from games.links import game_url
 from games.sheet import ColumnView, RowView, Sheet
@@ -59,22 +59,20 @@ def links_for(context: Any) -> CellLinks:
         version=getattr(game, "version", 0),
         player=str(getattr(sheet, "current", None)),
         csrf_input=CsrfTokenNode().render(context) if not read_only else "",
-        crossed_label=gettext("crossed out"),
+        crossed_label=_words(get_language())["crossed"],
     )
 
 
 def table(sheet: Sheet, links: CellLinks) -> SafeString:
     """The whole ``<table class="sheet">``."""
+    words = _words(get_language())
     if sheet.current_name:
-        name = escape(sheet.current_name)
-        to_play = gettext("%(name)s to play") % {"name": name}
+        to_play = words["to_play"] % {"name": escape(sheet.current_name)}
         head = f'<span class="turn-label">{to_play}</span>'
     else:
-        box = gettext("Box")
-        head = f'<span class="visually-hidden">{box}</span>'
+        head = f'<span class="visually-hidden">{words["box"]}</span>'
     columns = sheet.columns
-    # Labels read outside the f-strings: makemessages does not see a call inside one.
-    upper, bonus = gettext("Upper"), gettext("Bonus")
+    upper, bonus, to_go = words["upper"], words["bonus"], words["to_go"]
     out = [
         '<table class="sheet">\n  <thead>\n    <tr>\n',
         f'      <th scope="col" class="rowhead">{head}</th>\n      ',
@@ -86,21 +84,20 @@ def table(sheet: Sheet, links: CellLinks) -> SafeString:
         *(f"<td{_current(col)}>{col.upper}{_progress(col)}</td>" for col in columns),
         '\n    </tr>\n    <tr class="bonus">\n',
         f'      <th scope="row">{bonus} <small>(63)</small></th>\n      ',
-        *(_bonus(col) for col in columns),
+        *(_bonus(col, to_go) for col in columns),
         "\n    </tr>\n    ",
         *(_row(row, links) for row in sheet.middle_rows),
         "\n    ",
     ]
     if sheet.has_middle:
-        void_label, max_min = gettext("void"), gettext("Max > Min")
-        void = f'<span class="void">{void_label}</span>'
+        void, max_min = f'<span class="void">{words["void"]}</span>', words["max_min"]
         out += [
             '\n      <tr class="void-row">\n',
             f'        <th scope="row">{max_min}</th>\n        ',
             *(f"<td{_current(col)}>{void if col.max_min_void else ''}</td>" for col in columns),
             "\n      </tr>\n    ",
         ]
-    total = gettext("Column") if sheet.multi_column else gettext("Total")
+    total = words["column"] if sheet.multi_column else words["total"]
     out += [
         "\n    ",
         *(_row(row, links) for row in sheet.lower_rows),
@@ -111,6 +108,27 @@ def table(sheet: Sheet, links: CellLinks) -> SafeString:
     ]
     # Like the template's {% translate %} constants, translations are trusted markup.
     return mark_safe("".join(out))  # noqa: S308 - every value is escaped or a number
+
+
+@cache
+def _words(language: str | None) -> dict[str, str]:
+    """The sheet's fixed words in ``language`` (the active one when called), read once per
+    language rather than on every render (an 8 × 4 sheet asked the catalogue 40 times).
+    Like the template's {% translate %} constants, translations are trusted markup."""
+    # Each read with gettext() outside the f-strings: makemessages (xgettext) does not see
+    # a call inside an f-string, and the catalogue would lose the message.
+    return {
+        "to_play": gettext("%(name)s to play"),
+        "box": gettext("Box"),
+        "upper": gettext("Upper"),
+        "bonus": gettext("Bonus"),
+        "void": gettext("void"),
+        "max_min": gettext("Max > Min"),
+        "column": gettext("Column"),
+        "total": gettext("Total"),
+        "to_go": gettext("%(n)s to go"),
+        "crossed": gettext("crossed out"),
+    }
 
 
 def _current(col: ColumnView) -> str:
@@ -137,11 +155,12 @@ def _progress(col: ColumnView) -> str:
     return f' <small class="progress {side}">{shown}</small>'
 
 
-def _bonus(col: ColumnView) -> str:
+def _bonus(col: ColumnView, to_go: str) -> str:
+    """The bonus row's cell: the bonus earned, or what the upper boxes still lack
+    (``to_go``: the translated "%(n)s to go")."""
     if col.bonus:
         return f'<td class="{"current" if col.current else ""} earned">+{col.bonus}</td>'
-    to_go = gettext("%(n)s to go") % {"n": col.upper_to_go}
-    return f"<td{_current(col)}><small>{to_go}</small></td>"
+    return f"<td{_current(col)}><small>{to_go % {'n': col.upper_to_go}}</small></td>"
 
 
 def _row(row: RowView, links: CellLinks) -> str:

@@ -82,13 +82,17 @@ def test_every_message_of_the_python_code_has_a_french_translation() -> None:
 
 
 def test_words_read_once_per_language_follow_the_active_language() -> None:
-    # Row labels and the game partial's words are kept per language after their first read.
+    # Row labels, the game partial's and the sheet's words are kept per language after their
+    # first read.
     from django.utils import translation
 
     from games.game_html import _words
     from games.labels import row_label
+    from games.sheet_html import _words as sheet_words
 
-    for language, fives, game in [("en", "Fives", "Game"), ("fr", "Cinq", "Partie")] * 2:
+    cases = [("en", "Fives", "Game", "Upper"), ("fr", "Cinq", "Partie", "Haut")] * 2
+    for language, fives, game, upper in cases:
         with translation.override(language):
             assert row_label("yams-columns", "fives") == fives
             assert _words(translation.get_language())["menu"] == game
+            assert sheet_words(translation.get_language())["upper"] == upper
