@@ -76,3 +76,28 @@ def _row_labels(language: str | None, ruleset: str) -> dict[str, str]:
     labels = {row: str(label) for row, label in ROW_LABELS.items()}
     labels["five_of_a_kind"] = str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
     return labels
+
+
+def column_label(column: str) -> str:
+    """The column's name in the active language (read once per language: a sheet shows
+    one for each of its up to 32 columns)."""
+    return _in_language(get_language(), "column")[column]
+
+
+def ruleset_short(ruleset: str) -> str:
+    """The rule set's short name in the active language (the key itself if unknown)."""
+    return _in_language(get_language(), "ruleset").get(ruleset, ruleset)
+
+
+def mode_labels() -> list[tuple[str, str]]:
+    """(entry mode, its name in the active language), in the order the switch shows them."""
+    return list(_in_language(get_language(), "mode").items())
+
+
+_TABLES = {"column": COLUMN_LABELS, "ruleset": RULESET_SHORT, "mode": MODE_LABELS}
+
+
+@cache
+def _in_language(language: str | None, table: str) -> dict[str, str]:
+    """A table of labels read in ``language``, the active one when called."""
+    return {key: str(label) for key, label in _TABLES[table].items()}

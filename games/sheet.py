@@ -170,7 +170,7 @@ def build(
                     player=player,
                     name=game.players[player],
                     column=column,
-                    column_label=str(labels.COLUMN_LABELS[column]),
+                    column_label=labels.column_label(column),
                     symbol=labels.COLUMN_SYMBOLS[column],
                     current=player == current,
                     cells=cells,
@@ -206,7 +206,7 @@ def build(
     ]
     return Sheet(
         ruleset=key,
-        ruleset_label=str(labels.RULESET_SHORT.get(key, key)),
+        ruleset_label=labels.ruleset_short(key),
         columns=columns,
         rows=rows,
         players=players,

@@ -85,7 +85,7 @@ def _context(
         "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
         "next_game": later,
         "current_player": current,
-        "modes": [(value, labels.MODE_LABELS[value]) for value in models.Game.EntryMode.values],
+        "modes": labels.mode_labels(),
         "rolls_left": _rolls_left(game.pending or {}, state),
         "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
         "held_dice": list(

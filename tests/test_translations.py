@@ -87,12 +87,17 @@ def test_words_read_once_per_language_follow_the_active_language() -> None:
     from django.utils import translation
 
     from games.game_html import _words
-    from games.labels import row_label
+    from games.labels import column_label, mode_labels, row_label
     from games.sheet_html import _words as sheet_words
 
-    cases = [("en", "Fives", "Game", "Upper"), ("fr", "Cinq", "Partie", "Haut")] * 2
-    for language, fives, game, upper in cases:
+    cases = [
+        ("en", "Fives", "Game", "Upper", "Down", "Values"),
+        ("fr", "Cinq", "Partie", "Haut", "Descendante", "Valeurs"),
+    ] * 2
+    for language, fives, game, upper, down, values in cases:
         with translation.override(language):
             assert row_label("yams-columns", "fives") == fives
             assert _words(translation.get_language())["menu"] == game
             assert sheet_words(translation.get_language())["upper"] == upper
+            assert column_label("down") == down
+            assert mode_labels()[0] == ("value", values)
