@@ -534,7 +534,9 @@ def main() -> int:
         )
         killed: list[str] = []
         killer = Killer(server.pid, port, deadline)
-        armer = threading.Thread(target=killer.arm, args=(tally, expected // 2, killed))
+        armer = threading.Thread(
+            target=killer.arm, args=(tally, expected // 2, killed), daemon=True
+        )
 
         def run(table: Table) -> None:
             phone = Phone(port, tally, deadline)
