@@ -80,8 +80,8 @@ def _row_labels(language: str | None, ruleset: str) -> dict[str, str]:
 
 def column_label(column: str) -> str:
     """The column's name in the active language (read once per language: a sheet shows
-    one for each of its up to 32 columns)."""
-    return _in_language(get_language(), "column")[column]
+    one for each of its up to 32 columns); the key itself if unknown."""
+    return _in_language(get_language(), "column").get(column, column)
 
 
 def ruleset_short(ruleset: str) -> str:

@@ -234,7 +234,7 @@ def explain(error: IllegalMove, ruleset: str = "") -> str:
             labels.row_label(ruleset, r) for r in str(params["rows"]).split(" / ")
         )
     if "column" in params:
-        params["column"] = str(labels.COLUMN_LABELS.get(str(params["column"]), params["column"]))
+        params["column"] = labels.column_label(str(params["column"]))
     try:
         return gettext(error.template).format(**params)
     except (KeyError, IndexError, ValueError):

@@ -243,7 +243,7 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "column": column,
         "row": row,
         "label": labels.row_label(game.ruleset, row),
-        "column_label": labels.COLUMN_LABELS[column],
+        "column_label": labels.column_label(column),
         "offers": offers,
         "jokers": jokers,
         # Another Yahtzee must go in its face's upper box while that is open: say so

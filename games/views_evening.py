@@ -129,7 +129,7 @@ def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[di
         summaries.append(
             {
                 "number": number,
-                "ruleset": labels.RULESET_SHORT.get(game.record.ruleset, game.record.ruleset),
+                "ruleset": labels.ruleset_short(game.record.ruleset),
                 "finished": game.finished,
                 "round": game.round,
                 "rounds": game.rounds,
@@ -492,7 +492,7 @@ def player_stats(request: HtmxHttpRequest, name: str) -> HttpResponse:
             "result": r,
             "evening": r.game.record.evening,
             "number": r.game.record.number,
-            "ruleset": labels.RULESET_SHORT.get(r.game.record.ruleset, r.game.record.ruleset),
+            "ruleset": labels.ruleset_short(r.game.record.ruleset),
             "review_url": reverse(
                 "review", args=[r.game.record.evening.token, r.game.record.number]
             ),
