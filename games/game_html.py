@@ -1,6 +1,8 @@
-"""The game partial's hot parts, built in Python: everything up to the panel (the top bar,
-the player strip, the sheet, the totals bar), and in the panel the line about the last
-action, dice mode's dice and the live-update poller.
+"""The game partial, built in Python: the top bar, the player strip, the sheet, the
+totals bar and, in value and dice mode, the panel (the line about the last action, the
+hint or dice mode's dice, the live-update poller); the panel's other states (a
+spectator's, the reset question, the game over, the value picker, virtual dice) come
+from the template's ``panel_other`` partial.
 
 Every tap answers with the whole game partial (``#game``), so these parts are rendered
 on every score, die and undo. Through the template language they cost about as much as
@@ -8,9 +10,11 @@ the write itself (the top bar alone, some eighty nodes with four ``{% csrf_token
 0.6 ms; the strip and totals bar an ``{% if %}`` tree per player; dice mode's six faces
 a ``{% blocktranslate %}`` each); here each is a few f-strings of escaped values, with
 the URLs reversed once (``games.links.GameUrls``), the CSRF field rendered once and the
-fixed words translated once per language. The markup is what templates/games/game.html
-wrote (compared page by page, en and fr, in every entry mode and state): tests and the
-browser tests rely on its classes and data- attributes. Change it here.
+fixed words translated once per language. An htmx answer in the usual states does not
+go through the template engine at all (``htmx_answer``). The markup is what
+templates/games/game.html wrote (compared page by page, en and fr, in every entry mode
+and state): tests and the browser tests rely on its classes and data- attributes.
+Change it here.
 
 Like ``{% translate %}``, translated labels are escaped; like ``{% blocktranslate %}``,
 a sentence's translation is trusted and only the values put into it are escaped.
@@ -23,7 +27,12 @@ from html import escape
 from typing import Any
 
 from django.conf import settings
+from django.contrib.messages import get_messages
+from django.http import HttpRequest
+from django.template import Context
+from django.template.context_processors import csrf
 from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
@@ -56,6 +65,82 @@ def game_head(context: Any) -> SafeString:
         f'  <div class="totals-bar" aria-live="polite">{totals_bar(context)}</div>\n\n'
         f'  <section id="panel" class="panel" aria-label="{score_entry}">\n    '
     )
+
+
+def game_partial(context: Any) -> SafeString:
+    """The whole game partial (``#game``): what every tap, die and poll answers with."""
+    return mark_safe(  # noqa: S308 - both parts are built escaped
+        f"{game_head(context)}{panel(context)}\n  </section>\n</div>\n"
+    )
+
+
+def htmx_answer(request: HttpRequest, context: dict[str, Any]) -> SafeString | None:
+    """The game partial for an htmx request, built without the template engine, or None
+    when the panel is one of the template's (``_usual_panel``).
+
+    ``context``: the view's; what the partial reads of the template context processors
+    (the CSRF token, the language, the messages) is added here as they would add it.
+    A tap's answer skips the engine's context, its ``{% if %}`` tree and
+    ``{% blocktranslate %}``: about a tenth of a score's work."""
+    full = {
+        **context,
+        "csrf_token": csrf(request)["csrf_token"],
+        "LANGUAGE_CODE": get_language(),
+        "messages": get_messages(request),
+    }
+    if not _usual_panel(full):
+        return None
+    return game_partial(full)
+
+
+def panel(context: Any) -> SafeString:
+    """The panel under the sheet: in value and dice mode, the last action's line, the hint
+    or the dice, and the poller; the other states from the template (``panel_other``)."""
+    if not _usual_panel(context):
+        partial = get_template("games/game.html#panel_other")
+        if isinstance(context, Context):
+            return mark_safe(partial.template.render(context))  # noqa: S308 - the template's
+        request = context.get("request")
+        return mark_safe(partial.render(context, request))  # noqa: S308 - the template's
+    if context["game"].entry_mode == "dice":
+        body = dice_entry(context)
+    else:
+        body = value_hint(context)
+    return mark_safe(  # noqa: S308 - every part is built escaped
+        f"{panel_messages(context)}{panel_status(context)}\n  {body}\n  {poller(context)}\n"
+    )
+
+
+def _usual_panel(context: Any) -> bool:
+    """Whether the panel is a player's in value or dice mode, with no question open and
+    the game not over: the states of nearly every tap, built here."""
+    return not (
+        context.get("read_only")
+        or context.get("confirm_reset")
+        or context.get("picker")
+        or context["sheet"].finished
+        or context["game"].entry_mode not in ("value", "dice")
+    )
+
+
+def panel_messages(context: Any) -> str:
+    """Messages left by the last request (a page loaded after a form without htmx)."""
+    messages = context.get("messages")
+    if not messages:
+        return ""
+    items = "".join(
+        f'<li class="{conditional_escape(message.tags)}">{conditional_escape(str(message))}</li>'
+        for message in messages
+    )
+    return f'<div role="status"><ul class="messages">{items}</ul></div>\n'
+
+
+def value_hint(context: Any) -> str:
+    """Value mode's hint: whose turn it is."""
+    name = escape(str(context["sheet"].current_name))
+    # Like {% blocktranslate %}: the sentence's translation is trusted, its values escaped.
+    hint = gettext("%(name)s: tap a box to score.") % {"name": name}
+    return f'<p class="hint">{hint}</p>'
 
 
 def panel_status(context: Any) -> SafeString:

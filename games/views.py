@@ -18,7 +18,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import conflicts, known, labels, models, services
+from games import conflicts, game_html, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
 from games.links import GameUrls, game_url
 from games.rules import Game as RulesGame
@@ -136,7 +136,16 @@ def _respond(
         context = _context(request, game, loaded, error=error, **extra)
         return render(request, GAME_TEMPLATE, context, status=status)
     context = _context(request, game, loaded, notice=notice, error=error, **extra)
-    return render(request, GAME_TEMPLATE + "#game", context, status=status)
+    return render_game(request, context, status)
+
+
+def render_game(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The game partial, for htmx: built in Python in the usual states
+    (``game_html.htmx_answer``), through the template in the others."""
+    html = game_html.htmx_answer(request, context)
+    if html is None:
+        return render(request, GAME_TEMPLATE + "#game", context, status=status)
+    return HttpResponse(html, status=status)
 
 
 def _refused(request: HtmxHttpRequest, game: models.Game, error: IllegalMove) -> HttpResponse:
@@ -212,8 +221,10 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     context = _context(request, game)
-    template = GAME_TEMPLATE + "#game" if request.htmx else GAME_TEMPLATE
-    response = render(request, template, context)
+    if request.htmx:
+        response = render_game(request, context)
+    else:
+        response = render(request, GAME_TEMPLATE, context)
     if not request.htmx:
         known.remember(request, response, token)
     if request.GET.get("view") in ("table", "focus"):

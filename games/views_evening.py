@@ -224,7 +224,7 @@ def _poll(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse
     if request.GET.get("v") == str(version):
         return HttpResponse(status=204)
     game = _game(access, number)
-    return render(request, GAME_TEMPLATE + "#game", _sheet_context(request, game, access))
+    return table.render_game(request, _sheet_context(request, game, access))
 
 
 @require_GET

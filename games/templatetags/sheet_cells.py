@@ -1,6 +1,6 @@
-"""The game page's hot parts, built in Python: ``{% game_head %}`` (the game partial up to
-its panel), ``{% panel_status %}``, ``{% dice_entry %}`` and ``{% poller %}``
-(games/game_html.py), and
+"""The game page's parts built in Python: ``{% game_partial %}`` (the whole game partial),
+``{% game_panel %}`` (its panel), and for the panel's template states
+``{% panel_messages %}``, ``{% panel_status %}`` and ``{% poller %}`` (games/game_html.py);
 ``{% sheet_table %}`` (games/sheet_html.py)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from games import game_html, sheet_html
 
@@ -16,18 +16,23 @@ register = template.Library()
 
 
 @register.simple_tag(takes_context=True)
-def game_head(context: Any) -> SafeString:
-    return game_html.game_head(context)
+def game_partial(context: Any) -> SafeString:
+    return game_html.game_partial(context)
+
+
+@register.simple_tag(takes_context=True)
+def game_panel(context: Any) -> SafeString:
+    return game_html.panel(context)
+
+
+@register.simple_tag(takes_context=True)
+def panel_messages(context: Any) -> SafeString:
+    return mark_safe(game_html.panel_messages(context))  # noqa: S308 - built escaped
 
 
 @register.simple_tag(takes_context=True)
 def panel_status(context: Any) -> SafeString:
     return game_html.panel_status(context)
-
-
-@register.simple_tag(takes_context=True)
-def dice_entry(context: Any) -> SafeString:
-    return game_html.dice_entry(context)
 
 
 @register.simple_tag(takes_context=True)
