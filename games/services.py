@@ -182,7 +182,8 @@ def stored_entries_by_game(queryset: Any) -> dict[int, list[StoredEntry]]:
 
 
 @cache
-def _entries_sql(vendor: str) -> str:
+def _entries_sql(vendor: str, game_id: str = "%s") -> str:
+    """One game's entries in turn order; ``game_id``: the SQL giving the game's id."""
     quote = connection.ops.quote_name
     entry = models.Entry._meta
     columns = ", ".join(
@@ -190,8 +191,24 @@ def _entries_sql(vendor: str) -> str:
     )
     return (
         f"SELECT {columns} FROM {quote(entry.db_table)}"
-        f" WHERE {quote(entry.get_field('game').column)} = %s ORDER BY {quote('turn')}"
+        f" WHERE {quote(entry.get_field('game').column)} = {game_id} ORDER BY {quote('turn')}"
     )
+
+
+@cache
+def _entries_by_token_sql(vendor: str, where: str) -> str:
+    """``_entries_sql`` for the game ``find_game`` looks up: by the evening's ``where``
+    token (edit or spectator) and the game's number."""
+    quote = connection.ops.quote_name
+    game, evening = models.Game._meta, models.Evening._meta
+    game_id = (
+        f"(SELECT g.{quote(game.pk.column)} FROM {quote(game.db_table)} g"
+        f" INNER JOIN {quote(evening.db_table)} e"
+        f" ON e.{quote(evening.pk.column)} = g.{quote(game.get_field('evening').column)}"
+        f" WHERE e.{quote(evening.get_field(where).column)} = %s"
+        f" AND g.{quote(game.get_field('number').column)} = %s)"
+    )
+    return _entries_sql(vendor, game_id)
 
 
 def entry_rows(game_id: int) -> list[Any]:
@@ -348,20 +365,34 @@ def _game_from_row(row: Sequence[Any]) -> models.Game:
     return game
 
 
-def find_game(token: str, number: int, *, read_only: bool = False) -> models.Game | None:
+def find_game(
+    token: str, number: int, *, read_only: bool = False, entries: bool = False
+) -> models.Game | None:
     """The game ``number`` of the evening whose edit token (spectator token if
     ``read_only``) is ``token``, with its evening, or None (one plain query: every request
     of a game page starts here; the ORM's compiling and row building cost several times
-    the query)."""
+    the query).
+
+    ``entries``: for a page that replays the game next, its entries come along too (the
+    next ``read`` takes them): on PostgreSQL both queries go in one round trip."""
     if not 1 <= number <= 2**31 - 1:
         return None  # not a number the column can hold
     where = "view_token" if read_only else "token"
-    with connection.cursor() as cursor:
-        cursor.execute(_game_sql(connection.vendor, where, False, seats=True), [token, number])
-        rows = cursor.fetchall()
+    game_sql = _game_sql(connection.vendor, where, False, seats=True)
+    if entries:
+        entries_sql = _entries_by_token_sql(connection.vendor, where)
+        rows, entry_rows_read = _read_together(
+            (game_sql, [token, number]), (entries_sql, [token, number])
+        )
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(game_sql, [token, number])
+            rows = cursor.fetchall()
     if not rows:
         return None
     game = _game_from_row(rows[0])
+    if entries:
+        game.entries_read = entry_rows_read  # type: ignore[attr-defined]
     # Its seats came along (one row each): ``read`` takes them rather than ask again, a
     # round trip saved on every game page (about 0.2 ms on PostgreSQL).
     first = len(GAME_FIELDS) + len(EVENING_FIELDS)
@@ -371,6 +402,25 @@ def find_game(token: str, number: int, *, read_only: bool = False) -> models.Gam
         if seat_id is not None
     ]
     return game
+
+
+def _read_together(*statements: tuple[str, list[Any]]) -> list[list[Any]]:
+    """The rows of each read statement. On PostgreSQL they are sent together and answered
+    together (psycopg's pipeline mode): one round trip to the server rather than one each,
+    about 0.1 ms saved per statement. Each still runs, and is counted, as a query."""
+    cursors = [connection.cursor() for _ in statements]
+    try:
+        if connection.vendor == "postgresql":
+            with connection.connection.pipeline():
+                for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                    cursor.execute(sql, params)
+        else:
+            for cursor, (sql, params) in zip(cursors, statements, strict=True):
+                cursor.execute(sql, params)
+        return [cursor.fetchall() for cursor in cursors]
+    finally:
+        for cursor in cursors:
+            cursor.close()
 
 
 def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
@@ -384,9 +434,14 @@ def _game_by_pk(game_id: int, *, lock: bool) -> models.Game:
 
 def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
     """The game's seats (with their players) and entries as read (``entry_rows``), not
-    replayed (two queries; one when ``find_game`` brought the seats)."""
+    replayed (two queries; none or one when ``find_game`` brought the seats and entries).
+    Entries ``find_game`` brought are taken once: a later read asks again."""
     seats = getattr(game, "seats_read", None)
-    return (seats if seats is not None else seats_of(game.pk)), entry_rows(game.pk)
+    entries = game.__dict__.pop("entries_read", None)
+    return (
+        seats if seats is not None else seats_of(game.pk),
+        entries if entries is not None else entry_rows(game.pk),
+    )
 
 
 @cache

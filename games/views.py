@@ -38,8 +38,9 @@ class HtmxHttpRequest(HttpRequest):
 # --- looking things up --------------------------------------------------------------------
 
 
-def _get_game(token: str, number: int) -> models.Game:
-    game = services.find_game(token, number)
+def _get_game(token: str, number: int, *, entries: bool = False) -> models.Game:
+    """``entries``: the view replays the game next (``services.find_game``)."""
+    game = services.find_game(token, number, entries=entries)
     if game is None:
         raise Http404("No such game.")
     return game
@@ -219,7 +220,7 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
+    game = _get_game(token, number, entries=True)
     context = _context(request, game)
     if request.htmx:
         response = render_game(request, context)
@@ -235,7 +236,7 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 @require_GET
 def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """The value picker of one cell (value mode)."""
-    game = _get_game(token, number)
+    game = _get_game(token, number, entries=True)
     loaded = services.load(game)
     state = loaded.state
     column, row = request.GET.get("column", ""), request.GET.get("row", "")
@@ -295,7 +296,7 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
 
 @require_POST
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
+    game = _get_game(token, number, entries=True)
     version = _int(request.POST.get("version"))
     if version is None:
         return _no_version(request, game)
