@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.play import dice_move, roll, score_form, value_move
 from bench.seed import SeededGame, evening_of
-from games import models
+from games import models, services
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +127,29 @@ def test_the_poll_asks_at_most_two_queries_when_nothing_changed(
     ask = prepare(getattr(evenings, game))
     with django_assert_max_num_queries(2):
         assert ask.send(Client()) == status
+
+
+def test_a_game_found_with_its_entries_replays_them_without_asking_again(
+    evenings: Evenings, django_assert_num_queries
+) -> None:
+    """find_game(entries=True) brings the entries with the game (one round trip on
+    PostgreSQL, two queries everywhere); the next read takes them, a later one asks again."""
+    big = evenings.big
+    with django_assert_num_queries(2):
+        game = services.find_game(big.token, big.number, entries=True)
+        assert game is not None
+        loaded = services.load(game)
+    assert loaded.turns == LATE
+    assert loaded.state.totals() == big.replica().totals()
+    with django_assert_num_queries(1):
+        again = services.read(game)[1]
+    assert again == loaded.rows
+    spectator = services.find_game(
+        models.Evening.objects.get(token=big.token).view_token,
+        big.number,
+        read_only=True,
+        entries=True,
+    )
+    assert spectator is not None and spectator.pk == game.pk
+    assert services.read(spectator)[1] == loaded.rows
+    assert services.find_game(big.token, 10**6, entries=True) is None
