@@ -31,14 +31,14 @@ from django.contrib.messages import get_messages
 from django.http import HttpRequest
 from django.template import Context
 from django.template.context_processors import csrf
-from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import get_template
-from django.urls import reverse
+from django.urls import get_script_prefix
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, get_language_info, gettext
 
 from games import sheet_html
+from games.links import language_url
 from games.rules.dice import FACES
 from games.sheet import PlayerView, Sheet
 
@@ -154,7 +154,7 @@ def panel_status(context: Any) -> SafeString:
             url, label = escape(context["urls"]["undo"]), _words(get_language())["undo"]
             undo = (
                 f'\n        <form method="post" action="{url}" hx-post="{url}" hx-target="#game">'
-                f"\n          {CsrfTokenNode().render(context)}"
+                f"\n          {sheet_html.csrf_input(context)}"
                 f'<input type="hidden" name="version" value="{context["game"].version}">'
                 f'\n          <button type="submit" class="link">{label}</button>\n        </form>'
             )
@@ -197,7 +197,7 @@ def dice_entry(context: Any) -> SafeString:
         hint = gettext("%(name)s: tap the five dice you rolled.") % name
     remove, add = gettext("Remove die %(face)s"), gettext("Add a %(face)s")
     fields = (
-        f'{CsrfTokenNode().render(context)}<input type="hidden" name="version"'
+        f'{sheet_html.csrf_input(context)}<input type="hidden" name="version"'
         f' value="{game.version}">'
     )
     entered = "".join(
@@ -257,7 +257,7 @@ def _controls(context: Any) -> str:
     """The entry-mode switch and the game menu (never on a spectator's page)."""
     sheet: Sheet = context["sheet"]
     game, urls = context["game"], context["urls"]
-    csrf = CsrfTokenNode().render(context)
+    csrf = sheet_html.csrf_input(context)
     version = f'<input type="hidden" name="version" value="{game.version}">'
     mode_buttons = "".join(
         f'<button type="submit" name="mode" value="{escape(value)}" aria-pressed='
@@ -293,17 +293,14 @@ def _controls(context: Any) -> str:
         )
     reset, players = escape(urls["reset"]), escape(urls["players"])
     here = escape(sheet_url(context))
-    other_view, other_label = (
-        ("focus", gettext("One player at a time"))
-        if sheet.view == "table"
-        else ("table", gettext("Everyone side by side"))
-    )
+    other_view = "focus" if sheet.view == "table" else "table"
+    other_label = words[other_view]
     out.append(
         f'        <a class="button" href="{reset}" hx-get="{reset}" hx-target="#panel"'
         f' hx-swap="innerHTML" data-action="reset">{reset_label}</a>\n'
         f'        <a class="button" href="{players}">{players_label}</a>\n'
         # The footer's language form is hidden while playing: the other languages live here.
-        f'        <form method="post" action="{escape(reverse("set_language"))}"'
+        f'        <form method="post" action="{escape(language_url(get_script_prefix()))}"'
         ' class="language-switch">\n'
         f'          {csrf}<input type="hidden" name="next" value="{here}">\n'
         f"          {_other_languages(context.get('LANGUAGE_CODE'))}\n        </form>\n"
@@ -312,7 +309,7 @@ def _controls(context: Any) -> str:
         f'        <a class="button" href="{escape(urls["evening_games"])}">'
         f"{share_label}</a>\n"
         f'          <a class="button" href="{here}?view={other_view}"'
-        f' hx-get="{here}?view={other_view}" hx-target="#game">{escape(other_label)}</a>\n'
+        f' hx-get="{here}?view={other_view}" hx-target="#game">{other_label}</a>\n'
         "      </div>\n    </details>\n"
     )
     return "".join(out)
@@ -335,6 +332,9 @@ def _words(language: str | None) -> dict[str, str]:
         "reset": gettext("Reset to round 1…"),
         "board": gettext("Leaderboard"),
         "share": gettext("Share · past games"),
+        # The menu's switch to the other view: "focus" shows one player at a time.
+        "focus": gettext("One player at a time"),
+        "table": gettext("Everyone side by side"),
     }
     return {key: escape(word) for key, word in words.items()}
 

@@ -10,7 +10,7 @@ string (tested against ``reverse`` for every name) for a tenth of the cost.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import quote
 
@@ -52,7 +52,19 @@ def game_url(name: str, token: str, number: int) -> str:
             return reverse(name, args=[token])
     before, between, after = pattern
     tail = between if after is None else f"{between}{number}{after}"
-    return f"{get_script_prefix()}{before}{quote(token, safe=_SAFE)}{tail}"
+    return f"{get_script_prefix()}{before}{_quoted(token)}{tail}"
+
+
+@lru_cache(maxsize=1024)
+def _quoted(token: str) -> str:
+    """A token as ``reverse`` puts it in a path (quoted once, not once per URL of a page)."""
+    return quote(token, safe=_SAFE)
+
+
+@lru_cache
+def language_url(script_prefix: str) -> str:
+    """``reverse("set_language")`` under ``script_prefix`` (every game page's menu)."""
+    return reverse("set_language")
 
 
 class GameUrls:

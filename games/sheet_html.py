@@ -58,9 +58,19 @@ def links_for(context: Any) -> CellLinks:
         score_url=escape(score_url),
         version=getattr(game, "version", 0),
         player=str(getattr(sheet, "current", None)),
-        csrf_input=CsrfTokenNode().render(context) if not read_only else "",
+        csrf_input=csrf_input(context) if not read_only else "",
         crossed_label=_words(get_language())["crossed"],
     )
+
+
+def csrf_input(context: Any) -> str:
+    """The CSRF token's hidden field, as ``{% csrf_token %}`` writes it: rendered once per
+    answer (kept in the context), though the top bar, the panel and dice mode's cells
+    each hold it."""
+    field = context.get("csrf_input")
+    if field is None:
+        field = context["csrf_input"] = CsrfTokenNode().render(context)
+    return field
 
 
 def table(sheet: Sheet, links: CellLinks) -> SafeString:
@@ -166,20 +176,21 @@ def _bonus(col: ColumnView, to_go: str) -> str:
 def _row(row: RowView, links: CellLinks) -> str:
     return (
         f'<tr class="row-{escape(row.section)}">\n'
-        f'  <th scope="row">{escape(str(row.label))}</th>\n'
+        f'  <th scope="row">{_escaped_key(str(row.label))}</th>\n'
         f"  {cells(row, links)}\n</tr>\n"
     )
 
 
 @cache
 def _escaped_key(key: str) -> str:
-    """An engine key (column, row, cell state: a few dozen in all) escaped, once each."""
+    """An engine key (column, row, cell state) or a row's label in a language, escaped
+    once each: a few hundred in all."""
     return escape(key)
 
 
 def cells(row: RowView, links: CellLinks) -> SafeString:
     """The ``<td>`` of every cell of ``row``."""
-    label = escape(str(row.label))
+    label = _escaped_key(str(row.label))
     out = []
     for cell in row.cells:
         column, key = _escaped_key(cell.column), _escaped_key(cell.row)
