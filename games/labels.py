@@ -65,8 +65,13 @@ MODE_LABELS = {
 def row_label(ruleset: str, row: str) -> str:
     """The row's label in the active language (read once per language: every sheet
     shows 13 to 17 of them, and a catalogue lookup costs more than the rest of a cell)."""
+    return row_labels(ruleset).get(row, row)
+
+
+def row_labels(ruleset: str) -> dict[str, str]:
+    """Every row's label in the active language: ``row_label`` for a whole sheet."""
     known = ruleset if ruleset in FIVE_OF_A_KIND_LABELS else ""
-    return _row_labels(get_language(), known).get(row, row)
+    return _row_labels(get_language(), known)
 
 
 @cache

@@ -185,12 +185,12 @@ def build(
             )
 
     key = game.ruleset.key
+    row_labels = labels.row_labels(key)
     rows = []
     for row in game.rows:
         section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
-        rows.append(
-            RowView(row, labels.row_label(key, row), section, [c.cells[row] for c in columns])
-        )
+        label = row_labels.get(row, row)
+        rows.append(RowView(row, label, section, [c.cells[row] for c in columns]))
     players = [
         PlayerView(
             index=i,
