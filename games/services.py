@@ -17,8 +17,10 @@ from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
-from django.db.models import IntegerField, TextField
+from django.db.models import IntegerField, Model, TextField
+from django.db.models.base import ModelState
 from django.db.models.functions import Cast
+from django.db.models.signals import post_init, pre_init
 
 from games import models
 from games.rules import Game as RulesGame
@@ -337,6 +339,30 @@ def _game_sql(vendor: str, where: str, lock: bool, seats: bool = False) -> str:
     return sql
 
 
+SEAT_FIELDS = ("id", "game_id", "player_id", "position")
+PLAYER_FIELDS = ("id", "evening_id", "name")
+
+
+def from_db[M: Model](model: type[M], db: str, attnames: Sequence[str], values: Sequence[Any]) -> M:
+    """``model.from_db(db, attnames, values)``: an instance as read from the database,
+    the fields not in ``attnames`` deferred.
+
+    A game page builds ten or so (the game, its evening, each seat and its player), and
+    ``Model.__init__`` (two signals, a ``setattr`` through each field's descriptor) cost
+    more than reading their rows. With no receiver for those signals, the instance is
+    what ``__init__`` leaves: its state, and each value in its ``__dict__`` under the
+    field's attname (where ``setattr`` puts it on a new instance; a missing one is
+    deferred). Otherwise Django's own ``from_db``."""
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(db, list(attnames), values)
+    instance = model.__new__(model)
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = db
+    instance.__dict__.update(zip(attnames, values, strict=True))
+    return instance
+
+
 def game_from_row(row: Sequence[Any]) -> models.Game:
     """A Game from the values of ``GAME_FIELDS`` as plain SQL reads them (JSON as text, as
     Django asks psycopg to give it on PostgreSQL, and SQLite does)."""
@@ -344,7 +370,7 @@ def game_from_row(row: Sequence[Any]) -> models.Game:
     for index in _JSON_AT:
         if values[index] is not None:
             values[index] = json.loads(values[index])
-    return models.Game.from_db(connection.alias, GAME_FIELDS, values)
+    return from_db(models.Game, connection.alias, GAME_FIELDS, values)
 
 
 def evening_from_row(row: Sequence[Any]) -> models.Evening:
@@ -354,7 +380,7 @@ def evening_from_row(row: Sequence[Any]) -> models.Evening:
     created = models.Evening._meta.get_field("created_at").cached_col
     for convert in connection.ops.get_db_converters(created):
         created_at = convert(created_at, created, connection)
-    return models.Evening.from_db(connection.alias, EVENING_FIELDS, [*values, created_at])
+    return from_db(models.Evening, connection.alias, EVENING_FIELDS, [*values, created_at])
 
 
 def _game_from_row(row: Sequence[Any]) -> models.Game:
@@ -475,10 +501,8 @@ def _seat(
     game_id: int, seat_id: int, position: int, player_id: int, evening_id: int, name: str
 ) -> models.Seat:
     db = connection.alias
-    seat = models.Seat.from_db(
-        db, ["id", "game_id", "player_id", "position"], (seat_id, game_id, player_id, position)
-    )
-    player = models.Player.from_db(db, ["id", "evening_id", "name"], (player_id, evening_id, name))
+    seat = from_db(models.Seat, db, SEAT_FIELDS, (seat_id, game_id, player_id, position))
+    player = from_db(models.Player, db, PLAYER_FIELDS, (player_id, evening_id, name))
     models.Seat._meta.get_field("player").set_cached_value(seat, player)
     return seat
 

@@ -173,7 +173,7 @@ def _evening_players(evening_id: int) -> dict[int, models.Player]:
         cursor.execute(_evening_players_sql(connection.vendor), [evening_id])
         rows = cursor.fetchall()
     db, fields = connection.alias, ("id", "evening_id", "name")
-    return {row[0]: models.Player.from_db(db, fields, row) for row in rows}
+    return {row[0]: services.from_db(models.Player, db, fields, row) for row in rows}
 
 
 # --- one player's line in one game ------------------------------------------------------------

@@ -82,3 +82,35 @@ def test_game_defaults(game: Game) -> None:
     game.refresh_from_db()
     assert game.entry_mode == Game.EntryMode.VALUE
     assert (game.version, game.first_seat, game.options, game.pending) == (0, 0, {}, {})
+
+
+@pytest.mark.django_db
+def test_an_instance_read_by_the_services_is_the_one_django_builds(game: Game) -> None:
+    from django.db.models.signals import post_init
+
+    from games import services
+
+    fields = ("id", "evening_id", "number", "ruleset", "version")
+    values = (game.pk, game.evening_id, game.number, game.ruleset, game.version)
+    ours = services.from_db(Game, "default", fields, values)
+    django = Game.from_db("default", list(fields), values)
+    assert {k: v for k, v in ours.__dict__.items() if k != "_state"} == {
+        k: v for k, v in django.__dict__.items() if k != "_state"
+    }
+    assert (ours._state.adding, ours._state.db) == (False, "default")
+    assert ours.get_deferred_fields() == django.get_deferred_fields() != set()
+    assert ours == django and ours.evening == game.evening
+    # A deferred field is read on first use, as Django's own instance does.
+    assert ours.entry_mode == game.entry_mode
+
+    seen: list[Game] = []
+
+    def receiver(sender: type, instance: Game, **kwargs: object) -> None:
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Game)
+    try:
+        again = services.from_db(Game, "default", fields, values)
+    finally:
+        post_init.disconnect(receiver, sender=Game)
+    assert seen == [again], "with a receiver, Django's from_db (and its signals)"
