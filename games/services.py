@@ -407,7 +407,7 @@ def find_game(
     game_sql = _game_sql(connection.vendor, where, False, seats=True)
     if entries:
         entries_sql = _entries_by_token_sql(connection.vendor, where)
-        rows, entry_rows_read = _read_together(
+        rows, entry_rows_read = read_together(
             (game_sql, [token, number]), (entries_sql, [token, number])
         )
     else:
@@ -430,7 +430,7 @@ def find_game(
     return game
 
 
-def _read_together(*statements: tuple[str, list[Any]]) -> list[list[Any]]:
+def read_together(*statements: tuple[str, list[Any]]) -> list[list[Any]]:
     """The rows of each read statement. On PostgreSQL they are sent together and answered
     together (psycopg's pipeline mode): one round trip to the server rather than one each,
     about 0.1 ms saved per statement. Each still runs, and is counted, as a query."""
@@ -490,7 +490,18 @@ def seats_of(game_id: int) -> list[models.Seat]:
     of a game asks)."""
     with connection.cursor() as cursor:
         cursor.execute(_seats_sql(connection.vendor), [game_id])
-        rows = cursor.fetchall()
+        return _seats_from_rows(game_id, cursor.fetchall())
+
+
+def seats_and_entries(game_id: int) -> tuple[list[models.Seat], list[Any]]:
+    """``seats_of`` and ``entry_rows`` of a game, in one round trip on PostgreSQL."""
+    seat_rows, entries = read_together(
+        (_seats_sql(connection.vendor), [game_id]), (_entries_sql(connection.vendor), [game_id])
+    )
+    return _seats_from_rows(game_id, seat_rows), entries
+
+
+def _seats_from_rows(game_id: int, rows: Iterable[Sequence[Any]]) -> list[models.Seat]:
     return [
         _seat(game_id, seat_id, position, player_id, evening_id, name)
         for seat_id, position, player_id, evening_id, name in rows

@@ -79,7 +79,9 @@ def find_evening(token: str, read_only: bool = False) -> models.Evening | None:
 
 
 def load_evening(evening_id: int) -> list[LoadedGame]:
-    """One evening's games in number order, as ``load_games`` loads them, in four queries.
+    """One evening's games in number order, as ``load_games`` loads them, in four queries
+    (two round trips on PostgreSQL: the games with the players, the game being played's
+    seats with its entries).
 
     The leaderboard and the evening page read every game of their evening on each
     request: the games and the players are read in plain SQL, as the game pages read
@@ -89,10 +91,15 @@ def load_evening(evening_id: int) -> list[LoadedGame]:
     and ``updated_at`` (deferred: reading one would cost a query), which no tally or list
     of games shows.
     """
-    records = _evening_games(evening_id)
-    if not records:
+    game_rows, player_rows = services.read_together(
+        (_evening_games_sql(connection.vendor), [evening_id]),
+        (_evening_players_sql(connection.vendor), [evening_id]),
+    )
+    if not game_rows:
         return []
-    players = _evening_players(evening_id)
+    records = [services.game_from_row(row) for row in game_rows]
+    db, fields = connection.alias, ("id", "evening_id", "name")
+    players = {row[0]: services.from_db(models.Player, db, fields, row) for row in player_rows}
     return _loaded(
         records,
         players,
@@ -114,8 +121,8 @@ def _loaded(
         # The usual evening: one game being played. Its seats and entries are read as a
         # game page reads them (plain SQL), in as many queries as the general case.
         current = unfinished[0]
-        seats[current] = services.seats_of(current)
-        entries = {current: services.entry_rows(current)}
+        seats[current], rows = services.seats_and_entries(current)
+        entries = {current: rows}
     else:
         query = playing()
         for seat in (
@@ -150,13 +157,6 @@ def _evening_games_sql(vendor: str) -> str:
     )
 
 
-def _evening_games(evening_id: int) -> list[models.Game]:
-    with connection.cursor() as cursor:
-        cursor.execute(_evening_games_sql(connection.vendor), [evening_id])
-        rows = cursor.fetchall()
-    return [services.game_from_row(row) for row in rows]
-
-
 @cache
 def _evening_players_sql(vendor: str) -> str:
     quote = connection.ops.quote_name
@@ -166,14 +166,6 @@ def _evening_players_sql(vendor: str) -> str:
         f"SELECT {quote(player.pk.column)}, {evening}, {quote(player.get_field('name').column)}"
         f" FROM {quote(player.db_table)} WHERE {evening} = %s"
     )
-
-
-def _evening_players(evening_id: int) -> dict[int, models.Player]:
-    with connection.cursor() as cursor:
-        cursor.execute(_evening_players_sql(connection.vendor), [evening_id])
-        rows = cursor.fetchall()
-    db, fields = connection.alias, ("id", "evening_id", "name")
-    return {row[0]: services.from_db(models.Player, db, fields, row) for row in rows}
 
 
 # --- one player's line in one game ------------------------------------------------------------
