@@ -11,9 +11,10 @@ the write itself (the top bar alone, some eighty nodes with four ``{% csrf_token
 a ``{% blocktranslate %}`` each); here each is a few f-strings of escaped values, with
 the URLs reversed once (``games.links.GameUrls``), the CSRF field rendered once and the
 fixed words translated once per language. An htmx answer in the usual states does not
-go through the template engine at all (``htmx_answer``). The markup is what
-templates/games/game.html wrote (compared page by page, en and fr, in every entry mode
-and state): tests and the browser tests rely on its classes and data- attributes.
+go through the template engine at all (``htmx_answer``; tests/test_game_partial.py
+holds it to the template's answer). The markup is what templates/games/game.html wrote
+(compared page by page, en and fr, in every entry mode and state; the panel's blank
+lines aside): tests and the browser tests rely on its classes and data- attributes.
 Change it here.
 
 Like ``{% translate %}``, translated labels are escaped; like ``{% blocktranslate %}``,

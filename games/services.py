@@ -437,7 +437,9 @@ def read_together(*statements: tuple[str, list[Any]]) -> list[list[Any]]:
     cursors = [connection.cursor() for _ in statements]
     try:
         if connection.vendor == "postgresql":
-            with connection.connection.pipeline():
+            # The answers come at the block's end: a failure there is Django's error too
+            # (and marks the connection, as a failed execute does).
+            with connection.wrap_database_errors, connection.connection.pipeline():
                 for cursor, (sql, params) in zip(cursors, statements, strict=True):
                     cursor.execute(sql, params)
         else:
