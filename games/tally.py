@@ -78,10 +78,13 @@ def find_evening(token: str, read_only: bool = False) -> models.Evening | None:
     return None if row is None else services.evening_from_row(row)
 
 
-def load_evening(evening_id: int) -> list[LoadedGame]:
-    """One evening's games in number order, as ``load_games`` loads them, in four queries
-    (two round trips on PostgreSQL: the games with the players, the game being played's
-    seats with its entries).
+def open_evening(
+    token: str, read_only: bool = False
+) -> tuple[models.Evening | None, list[LoadedGame]]:
+    """The evening whose edit token (view token if ``read_only``) is ``token`` (None if
+    there is none), and its games in number order, as ``load_games`` loads them, in five
+    queries: on PostgreSQL, two round trips (the evening with its games and players, then
+    the game being played's seats with its entries).
 
     The leaderboard and the evening page read every game of their evening on each
     request: the games and the players are read in plain SQL, as the game pages read
@@ -91,10 +94,21 @@ def load_evening(evening_id: int) -> list[LoadedGame]:
     and ``updated_at`` (deferred: reading one would cost a query), which no tally or list
     of games shows.
     """
-    game_rows, player_rows = services.read_together(
-        (_evening_games_sql(connection.vendor), [evening_id]),
-        (_evening_players_sql(connection.vendor), [evening_id]),
+    by = "view_token" if read_only else "token"
+    evening_rows, game_rows, player_rows = services.read_together(
+        (_evening_sql(connection.vendor, read_only), [token]),
+        (_evening_games_sql(connection.vendor, by), [token]),
+        (_evening_players_sql(connection.vendor, by), [token]),
     )
+    if not evening_rows:
+        return None, []
+    evening = services.evening_from_row(evening_rows[0])
+    return evening, _evening_loaded(evening.pk, game_rows, player_rows)
+
+
+def _evening_loaded(
+    evening_id: int, game_rows: list[Any], player_rows: list[Any]
+) -> list[LoadedGame]:
     if not game_rows:
         return []
     records = [services.game_from_row(row) for row in game_rows]
@@ -145,26 +159,37 @@ def _loaded(
     return loaded
 
 
+def _evening_id(by: str) -> str:
+    """SQL for the id of the evening whose ``by`` token ("token" or "view_token") is
+    the parameter."""
+    quote = connection.ops.quote_name
+    evening = models.Evening._meta
+    return (
+        f"(SELECT {quote(evening.pk.column)} FROM {quote(evening.db_table)}"
+        f" WHERE {quote(evening.get_field(by).column)} = %s)"
+    )
+
+
 @cache
-def _evening_games_sql(vendor: str) -> str:
+def _evening_games_sql(vendor: str, by: str) -> str:
     quote = connection.ops.quote_name
     game = models.Game._meta
     columns = ", ".join(quote(game.get_field(name).column) for name in services.GAME_FIELDS)
     evening, number = game.get_field("evening").column, game.get_field("number").column
     return (
         f"SELECT {columns} FROM {quote(game.db_table)}"
-        f" WHERE {quote(evening)} = %s ORDER BY {quote(number)}"
+        f" WHERE {quote(evening)} = {_evening_id(by)} ORDER BY {quote(number)}"
     )
 
 
 @cache
-def _evening_players_sql(vendor: str) -> str:
+def _evening_players_sql(vendor: str, by: str) -> str:
     quote = connection.ops.quote_name
     player = models.Player._meta
     evening = quote(player.get_field("evening").column)
     return (
         f"SELECT {quote(player.pk.column)}, {evening}, {quote(player.get_field('name').column)}"
-        f" FROM {quote(player.db_table)} WHERE {evening} = %s"
+        f" FROM {quote(player.db_table)} WHERE {evening} = {_evening_id(by)}"
     )
 
 

@@ -79,6 +79,14 @@ def _open(access: Access) -> models.Evening:
     return evening
 
 
+def _open_with_games(access: Access) -> tuple[models.Evening, list[tally.LoadedGame]]:
+    """The evening and its games loaded (``tally.open_evening``), or 404."""
+    evening, games = tally.open_evening(access.token, access.read_only)
+    if evening is None:
+        raise Http404("No such evening.")
+    return evening, games
+
+
 def _shown(evening: models.Evening, access: Access) -> models.Evening | Watched:
     if access.read_only:
         return Watched(evening.name, evening.view_token, evening.created_at)
@@ -146,8 +154,7 @@ def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[di
 
 
 def _evening_page(request: HtmxHttpRequest, access: Access) -> HttpResponse:
-    evening = _open(access)
-    games = tally.load_evening(evening.pk)
+    evening, games = _open_with_games(access)
     context: dict[str, Any] = {
         "evening": _shown(evening, access),
         "read_only": access.read_only,
@@ -244,9 +251,11 @@ def watch_poll(request: HtmxHttpRequest, view_token: str, number: int) -> HttpRe
 
 
 def _board_context(
-    request: HtmxHttpRequest, evening: models.Evening, access: Access
+    request: HtmxHttpRequest,
+    evening: models.Evening,
+    games: list[tally.LoadedGame],
+    access: Access,
 ) -> dict[str, Any]:
-    games = tally.load_evening(evening.pk)
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
     # Spectators get names without links: the statistics read this browser's evenings.
@@ -289,8 +298,8 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
 
 
 def _board(request: HtmxHttpRequest, access: Access) -> HttpResponse:
-    evening = _open(access)
-    context = _board_context(request, evening, access)
+    evening, games = _open_with_games(access)
+    context = _board_context(request, evening, games, access)
     template = "evenings/board.html#board" if request.htmx else "evenings/board.html"
     return _remember(request, render(request, template, context), access)
 
@@ -312,8 +321,9 @@ def _board_poll(request: HtmxHttpRequest, access: Access) -> HttpResponse:
         return HttpResponse(status=204)
     if request.GET.get("sig") == f"{len(versions)}.{sum(versions)}":
         return HttpResponse(status=204)
-    evening = _open(access)
-    return render(request, "evenings/board.html#board", _board_context(request, evening, access))
+    evening, games = _open_with_games(access)
+    context = _board_context(request, evening, games, access)
+    return render(request, "evenings/board.html#board", context)
 
 
 @require_GET
