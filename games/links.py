@@ -55,9 +55,23 @@ def game_url(name: str, token: str, number: int) -> str:
     return f"{get_script_prefix()}{before}{_quoted(token)}{tail}"
 
 
+def player_url(name: str) -> str:
+    """``reverse("player_stats", args=[name])``: a leaderboard links each player's name."""
+    before, after = _player_pattern()
+    return f"{get_script_prefix()}{before}{_quoted(name)}{after}"
+
+
+@cache
+def _player_pattern() -> tuple[str, str]:
+    url = reverse("player_stats", args=[_TOKEN_PROBE])[len(get_script_prefix()) :]
+    before, _probe, after = url.partition(_TOKEN_PROBE)
+    return before, after
+
+
 @lru_cache(maxsize=1024)
 def _quoted(token: str) -> str:
-    """A token as ``reverse`` puts it in a path (quoted once, not once per URL of a page)."""
+    """A token (or a name) as ``reverse`` puts it in a path: quoted once, not once per
+    URL of a page."""
     return quote(token, safe=_SAFE)
 
 

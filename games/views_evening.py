@@ -260,8 +260,7 @@ def _board_context(
     big = request.GET.get("big") == "1"
     # Spectators get names without links: the statistics read this browser's evenings.
     lines = (
-        (line, None if access.read_only else reverse("player_stats", args=[line.name]))
-        for line in board.lines
+        (line, None if access.read_only else links.player_url(line.name)) for line in board.lines
     )
     latest = board.latest
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"

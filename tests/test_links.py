@@ -7,7 +7,7 @@ from django.urls import NoReverseMatch, get_resolver, reverse, set_script_prefix
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.links import GameUrls, game_url
+from games.links import GameUrls, game_url, player_url
 
 #: Every named URL that takes a token (and a game number, but for the evening's own).
 TOKEN_URLS = sorted(
@@ -51,3 +51,17 @@ def test_game_urls_use_the_spectator_token_for_watch_pages() -> None:
     assert urls["undo"] == reverse("undo", args=["edit-token", 7])
     assert urls["watch_poll"] == reverse("watch_poll", args=["view-token", 7])
     assert urls["board"] == reverse("board", args=["edit-token"])
+
+
+@given(name=st.text(st.characters(codec="utf-8", exclude_characters="\x00"), min_size=1))
+def test_player_url_is_what_reverse_gives(name: str) -> None:
+    assert player_url(name) == reverse("player_stats", args=[name])
+
+
+def test_player_url_keeps_the_script_prefix_of_the_request() -> None:
+    set_script_prefix("/scorepad/")
+    try:
+        assert player_url("Ana / Bo%") == reverse("player_stats", args=["Ana / Bo%"])
+        assert player_url("Ana").startswith("/scorepad/players/")
+    finally:
+        set_script_prefix("/")
