@@ -226,7 +226,8 @@ STORAGES = {
     # Hashed names let WhiteNoise cache them forever; tests/conftest.py swaps in the
     # plain storage because the manifest only exists after collectstatic.
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        # WhiteNoise's CompressedManifestStaticFilesStorage, each URL given once.
+        "BACKEND": "scorepad.storage.StaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

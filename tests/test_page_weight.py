@@ -132,10 +132,15 @@ call_command("collectstatic", interactive=False, verbosity=0)
 from django.contrib.staticfiles.storage import staticfiles_storage
 from django.http import HttpResponse
 from django.test import Client
+from whitenoise.storage import CompressedManifestStaticFilesStorage
 client = Client(HTTP_HOST="127.0.0.1")
 answers = {}
 for name in ("css/site.css", "js/scorepad.js", "django_htmx/htmx-2.min.js"):
     hashed = staticfiles_storage.url(name)
+    # Given once per process (scorepad.storage): the same URL WhiteNoise's storage gives.
+    whitenoise = CompressedManifestStaticFilesStorage.url(staticfiles_storage, name)
+    assert hashed == whitenoise != "/static/" + name, (hashed, whitenoise)
+    assert staticfiles_storage.url(name) is hashed
     plain = "/static/" + name
     page = client.get("/")
     for url in (hashed, plain):
