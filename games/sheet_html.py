@@ -6,8 +6,8 @@ column. Through the template language each cell cost an ``{% if %}`` tree, two
 URLs are reversed and the token read once per sheet, and each cell is one f-string of
 escaped values. The markup is byte for byte what the templates games/sheet_table.html
 and games/row.html (both gone) wrote; tests and the browser tests rely on its classes
-and data- attributes. Pages call it as ``{% sheet_table %}`` (games/templatetags/
-sheet_cells.py). Change the sheet's markup here.
+and data- attributes. The game partial (games/game_html.py) and the review's page
+(games/review_html.py) call it. Change the sheet's markup here.
 """
 
 from __future__ import annotations

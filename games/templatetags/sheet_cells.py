@@ -1,8 +1,8 @@
-"""The game page's parts built in Python: ``{% game_partial %}`` (the whole game partial),
+"""The pages' parts built in Python: ``{% game_partial %}`` (the whole game partial),
 ``{% game_panel %}`` (its panel), and for the panel's template states
 ``{% panel_messages %}``, ``{% panel_status %}`` and ``{% poller %}`` (games/game_html.py);
-``{% sheet_table %}`` (games/sheet_html.py); ``{% board %}``, the leaderboard
-(games/board_html.py)."""
+``{% board %}``, the leaderboard (games/board_html.py); ``{% review_page %}``, a review's
+page (games/review_html.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import SafeString, mark_safe
 
-from games import board_html, game_html, sheet_html
+from games import board_html, game_html, review_html
 
 register = template.Library()
 
@@ -42,10 +42,10 @@ def poller(context: Any) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def sheet_table(context: Any) -> SafeString:
-    return sheet_html.table(context["sheet"], sheet_html.links_for(context))
+def board(context: Any) -> SafeString:
+    return board_html.board(context)
 
 
 @register.simple_tag(takes_context=True)
-def board(context: Any) -> SafeString:
-    return board_html.board(context)
+def review_page(context: Any) -> SafeString:
+    return review_html.page(context)
