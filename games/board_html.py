@@ -196,7 +196,7 @@ def _board_words(language: str | None) -> dict[str, str]:
     ("Games & sharing" as the template wrote it)."""
     # Each read with gettext() outside the f-strings: makemessages (xgettext) does not see
     # a call inside an f-string, and the catalogue would lose the message.
-    words = {
+    return {
         "evening": gettext("Evening"),
         "the_sheet": gettext("The sheet"),
         "back": gettext("Back to the game"),
@@ -218,4 +218,3 @@ def _board_words(language: str | None) -> dict[str, str]:
         "yahtzees_title": gettext("Five alike scored, plus Yahtzee bonuses"),
         "yahtzees": gettext("Yahtzees"),
     }
-    return words

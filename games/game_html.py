@@ -30,7 +30,6 @@ from typing import Any
 from django.conf import settings
 from django.contrib.messages import get_messages
 from django.http import HttpRequest
-from django.template import Context
 from django.template.context_processors import csrf
 from django.template.loader import get_template
 from django.urls import get_script_prefix
@@ -96,13 +95,12 @@ def htmx_answer(request: HttpRequest, context: dict[str, Any]) -> SafeString | N
 
 def panel(context: Any) -> SafeString:
     """The panel under the sheet: in value and dice mode, the last action's line, the hint
-    or the dice, and the poller; the other states from the template (``panel_other``)."""
+    or the dice, and the poller; the other states from the template (``panel_other``,
+    rendered in the page's own context: ``htmx_answer`` leaves those states to the
+    template engine)."""
     if not _usual_panel(context):
-        partial = get_template("games/game.html#panel_other")
-        if isinstance(context, Context):
-            return mark_safe(partial.template.render(context))  # noqa: S308 - the template's
-        request = context.get("request")
-        return mark_safe(partial.render(context, request))  # noqa: S308 - the template's
+        partial = get_template("games/game.html#panel_other").template
+        return mark_safe(partial.render(context))  # noqa: S308 - the template's own escaping
     if context["game"].entry_mode == "dice":
         body = dice_entry(context)
     else:
@@ -124,16 +122,17 @@ def _usual_panel(context: Any) -> bool:
     )
 
 
-def panel_messages(context: Any) -> str:
+def panel_messages(context: Any) -> SafeString:
     """Messages left by the last request (a page loaded after a form without htmx)."""
     messages = context.get("messages")
     if not messages:
-        return ""
+        return mark_safe("")
     items = "".join(
         f'<li class="{conditional_escape(message.tags)}">{conditional_escape(str(message))}</li>'
         for message in messages
     )
-    return f'<div role="status"><ul class="messages">{items}</ul></div>\n'
+    html = f'<div role="status"><ul class="messages">{items}</ul></div>\n'
+    return mark_safe(html)  # noqa: S308 - every message and tag is escaped
 
 
 def value_hint(context: Any) -> str:

@@ -70,16 +70,15 @@ def page(context: Any) -> SafeString:
     the links, around the fragments above (``{% review_page %}`` in its template)."""
     words = _words(get_language())
     sheet: Sheet = context["sheet"]
-    url = escape
     hx = 'hx-target="#replay" hx-select="#replay" hx-swap="outerHTML" hx-push-url="true"'
     first, back = context.get("step_first"), context.get("step_back")
     nxt, last = context.get("step_next"), context.get("step_last")
     steps = [
-        f'<a class="button" href="{url(first)}" hx-get="{url(first)}" {hx}'
+        f'<a class="button" href="{escape(first)}" hx-get="{escape(first)}" {hx}'
         f' aria-label="{words["before_first"]}">«</a>'
         if first
         else '<span class="button disabled" aria-hidden="true">«</span>',
-        f'<a class="button" href="{url(back)}" hx-get="{url(back)}" {hx} rel="prev">'
+        f'<a class="button" href="{escape(back)}" hx-get="{escape(back)}" {hx} rel="prev">'
         f"‹ {words['back']}</a>"
         if back
         else f'<span class="button disabled" aria-hidden="true">‹ {words["back"]}</span>',
@@ -87,11 +86,11 @@ def page(context: Any) -> SafeString:
         + gettext("Turn %(turn)s / %(turns)s")
         % {"turn": context["turn"], "turns": context["turns"]}
         + "</span>",
-        f'<a class="button" href="{url(nxt)}" hx-get="{url(nxt)}" {hx} rel="next">'
+        f'<a class="button" href="{escape(nxt)}" hx-get="{escape(nxt)}" {hx} rel="next">'
         f"{words['next']} ›</a>"
         if nxt
         else f'<span class="button disabled" aria-hidden="true">{words["next"]} ›</span>',
-        f'<a class="button" href="{url(last)}" hx-get="{url(last)}" {hx}'
+        f'<a class="button" href="{escape(last)}" hx-get="{escape(last)}" {hx}'
         f' aria-label="{words["the_last"]}">»</a>'
         if last
         else '<span class="button disabled" aria-hidden="true">»</span>',
@@ -108,9 +107,9 @@ def page(context: Any) -> SafeString:
     game = gettext("Game %(number)s") % {"number": context["game"].number}
     table = sheet_html.table(sheet, sheet_html.links_for(context))
     return mark_safe(  # noqa: S308 - every value is escaped or built escaped
-        f'\n  <p class="crumbs"><a href="{url(context["games_url"])}">'
+        f'\n  <p class="crumbs"><a href="{escape(context["games_url"])}">'
         f"{conditional_escape(str(context['evening']))}</a> › "
-        f'<a href="{url(context["board_url"])}">{words["leaderboard"]}</a></p>\n'
+        f'<a href="{escape(context["board_url"])}">{words["leaderboard"]}</a></p>\n'
         f"  <h1>{game} <small>· {escape(str(sheet.ruleset_label))}{progress}</small></h1>\n\n"
         '  <div id="replay" class="replay">\n'
         f'    <nav class="stepper" aria-label="{words["turn_by_turn"]}">\n'
@@ -128,9 +127,9 @@ def page(context: Any) -> SafeString:
         f"        {context['legend']}\n"
         "      </ul>\n    </section>\n  </div>\n\n"
         '  <p class="actions">\n'
-        f'    <a class="button" href="{url(context["export_url"])}" download>⬇ '
+        f'    <a class="button" href="{escape(context["export_url"])}" download>⬇ '
         f"{words['download']}</a>\n"
-        f'    <a class="button" href="{url(context["sheet_url"])}">{words["open_sheet"]}</a>\n'
+        f'    <a class="button" href="{escape(context["sheet_url"])}">{words["open_sheet"]}</a>\n'
         "  </p>\n"
     )
 

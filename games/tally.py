@@ -112,7 +112,7 @@ def _evening_loaded(
     if not game_rows:
         return []
     records = [services.game_from_row(row) for row in game_rows]
-    db, fields = connection.alias, ("id", "evening_id", "name")
+    db, fields = connection.alias, services.PLAYER_FIELDS
     players = {row[0]: services.from_db(models.Player, db, fields, row) for row in player_rows}
     return _loaded(
         records,

@@ -226,7 +226,6 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         response = render_game(request, context)
     else:
         response = render(request, GAME_TEMPLATE, context)
-    if not request.htmx:
         known.remember(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
         response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")

@@ -82,12 +82,14 @@ def test_every_message_of_the_python_code_has_a_french_translation() -> None:
 
 
 def test_words_read_once_per_language_follow_the_active_language() -> None:
-    # Row labels, the game partial's and the sheet's words are kept per language after their
-    # first read.
+    # Row labels, the game partial's, the sheet's, the leaderboard's and the review's words are
+    # kept per language after their first read.
     from django.utils import translation
 
+    from games.board_html import _board_words
     from games.game_html import _words
     from games.labels import column_label, mode_labels, row_label
+    from games.review_html import _words as review_words
     from games.sheet_html import _words as sheet_words
 
     cases = [
@@ -101,3 +103,10 @@ def test_words_read_once_per_language_follow_the_active_language() -> None:
             assert sheet_words(translation.get_language())["upper"] == upper
             assert column_label("down") == down
             assert mode_labels()[0] == ("value", values)
+    for language, tally, step in [
+        ("en", "Tally", "Next"),
+        ("fr", "Classement de la soirée", "Avancer"),
+    ] * 2:
+        with translation.override(language):
+            assert _board_words(translation.get_language())["tally"] == tally
+            assert review_words(translation.get_language())["next"] == step
