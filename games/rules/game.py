@@ -73,6 +73,9 @@ class Box:
 
 OPEN = Box()
 
+#: A crossed box in a snapshot (a written box is its value).
+CROSSED = "x"
+
 #: Boxes are immutable: a written box is shared rather than built on every replayed move.
 _BOXES: dict[tuple[int, bool], Box] = {}
 
@@ -103,6 +106,8 @@ class Game:
     first: int = 0
     rows: tuple[str, ...] = field(init=False)
     columns: tuple[str, ...] = field(init=False)
+    #: The moves played since the game was set up, or since the snapshot it was rebuilt
+    #: from (``from_snapshot``): a restored game knows where it stands, not how it got there.
     played: list[Played] = field(init=False, default_factory=list)
     _sheets: list[dict[Cell, Box]] = field(init=False, repr=False)
 
@@ -137,6 +142,12 @@ class Game:
         }
         self._offers: dict[str, tuple[int, ...]] = {}
         self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
+        # Turns played before ``played`` begins (those of the snapshot a game was rebuilt
+        # from), and the last of them, which a phone that lost a race is told about.
+        self._turns_before = 0
+        self._last_before: Played | None = None
+        # The cells each player wrote under the Joker (five alike in a taken Yahtzee box).
+        self._jokers: list[set[Cell]] = [set() for _ in self.players]
 
     # --- setting up ----------------------------------------------------------------------
 
@@ -195,6 +206,62 @@ class Game:
         game.apply_trusted_all(records)
         return game
 
+    @classmethod
+    def from_snapshot(
+        cls,
+        ruleset: str | RuleSet,
+        players: Sequence[str],
+        snapshot: Mapping[str, Any],
+        options: Mapping[str, Any] | None = None,
+        first: int = 0,
+    ) -> Game:
+        """The game ``snapshot()`` wrote down, as it stood: the same game as a replay of its
+        moves for everything but ``played`` (empty: the history is not in a snapshot, so
+        such a game cannot undo the turns it was rebuilt with). An empty snapshot is a new
+        game."""
+        game = cls.new(ruleset, players, options, first)
+        if not snapshot:
+            return game
+        sheets = snapshot["sheets"]
+        if len(sheets) != len(game.players):
+            raise ValueError(f"a snapshot of {len(sheets)} players, not {len(game.players)}")
+        for player, sheet in enumerate(sheets):
+            for column, boxes in sheet.items():
+                for row, value in boxes.items():
+                    crossed = value == CROSSED
+                    game._write(player, column, row, 0 if crossed else value, crossed)
+        for player, cells in enumerate(snapshot["jokers"]):
+            game._jokers[player] = {(column, row) for column, row in cells}
+        game._bonuses = list(snapshot["bonuses"])
+        game._turns_before = snapshot["turns"]
+        last = snapshot.get("last")
+        game._last_before = None if last is None else _played_from_json(last)
+        return game
+
+    def snapshot(self) -> dict[str, Any]:
+        """Where the game stands, as plain JSON: each player's written boxes (column → row
+        → value, ``"x"`` for a crossed box), the cells written under the Joker, each
+        player's Yahtzee bonus points, the number of turns played and the last turn.
+        ``from_snapshot`` reads it back."""
+        last = self.last
+        return {
+            "turns": self.turns_played,
+            "sheets": [
+                {
+                    column: {
+                        row: CROSSED if box.crossed else box.value
+                        for row in self.rows
+                        if (box := sheet.get((column, row))) is not None
+                    }
+                    for column in self.columns
+                }
+                for sheet in self._sheets
+            ],
+            "jokers": [sorted([column, row] for column, row in cells) for cells in self._jokers],
+            "bonuses": list(self._bonuses),
+            "last": None if last is None else _played_to_json(last),
+        }
+
     # --- where the game stands -----------------------------------------------------------
 
     @property
@@ -203,21 +270,30 @@ class Game:
         return len(self.rows) * len(self.columns)
 
     @property
+    def turns_played(self) -> int:
+        return self._turns_before + len(self.played)
+
+    @property
+    def last(self) -> Played | None:
+        """The last turn played, if any (also in a game rebuilt from a snapshot)."""
+        return self.played[-1] if self.played else self._last_before
+
+    @property
     def finished(self) -> bool:
-        return len(self.played) >= self._last_turn
+        return self.turns_played >= self._last_turn
 
     @property
     def turn(self) -> int:
         """The number of the turn to play (1-based)."""
-        return len(self.played) + 1
+        return self.turns_played + 1
 
     @property
     def round(self) -> int:
-        return min(len(self.played) // len(self.players) + 1, self.rounds)
+        return min(self.turns_played // len(self.players) + 1, self.rounds)
 
     @property
     def current_player(self) -> int | None:
-        played = len(self.played)
+        played = self.turns_played
         if played >= self._last_turn:
             return None
         return (self.first + played) % len(self.players)
@@ -227,6 +303,10 @@ class Game:
 
     def is_open(self, player: int, column: str, row: str) -> bool:
         return (column, row) not in self._sheets[player]
+
+    def is_joker(self, player: int, column: str, row: str) -> bool:
+        """Whether this box was written under the Joker (five alike, Yahtzee box taken)."""
+        return (column, row) in self._jokers[player]
 
     def allowed_rows(self, player: int, column: str) -> tuple[str, ...]:
         """The open rows the column's order lets this player write in."""
@@ -320,7 +400,7 @@ class Game:
         """Check a move against the rules and say what it would write; change nothing."""
         # Every request replays its game's moves through here: the checks come in the
         # same order as ever, with the common case (a plain int, a str) tested first.
-        turns = len(self.played)
+        turns = self._turns_before + len(self.played)
         if turns >= self._last_turn:
             raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
         player = (self.first + turns) % len(self.players)
@@ -467,13 +547,17 @@ class Game:
         self._totals.pop((player, column), None)
         self._grand[player] = None
 
+    def _write(self, player: int, column: str, row: str, value: int, crossed: bool) -> None:
+        self._sheets[player][(column, row)] = _BOXES.get((value, crossed)) or _box(value, crossed)
+        self._filled[player][column] += 1
+        self._add(player, column, row, value, 1)
+
     def play(self, move: Move) -> Played:
         played = self.resolve(move)
-        box = _BOXES.get((played.value, played.crossed)) or _box(played.value, played.crossed)
-        self._sheets[move.player][(played.column, played.row)] = box
-        self._filled[move.player][played.column] += 1
+        self._write(move.player, played.column, played.row, played.value, played.crossed)
         self._bonuses[move.player] += played.bonus
-        self._add(move.player, played.column, played.row, played.value, 1)
+        if played.joker:
+            self._jokers[move.player].add((played.column, played.row))
         self.played.append(played)
         return played
 
@@ -496,7 +580,7 @@ class Game:
         """
         new = tuple.__new__
         first_column, joker = self.columns[0], self.ruleset.joker
-        sheets, filled, bonuses = self._sheets, self._filled, self._bonuses
+        sheets, filled, bonuses, jokers = self._sheets, self._filled, self._bonuses, self._jokers
         shares, all_sums, grand = self._row_shares, self._sums, self._grand
         forget_total, keep = self._totals.pop, self.played.append
         boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
@@ -514,6 +598,7 @@ class Game:
                 five = sheet.get((column, five_row)) if hand[0] == hand[4] else None
                 if five is not None and joker:
                     bonus = YAHTZEE_BONUS if five.value == 50 else 0
+                    jokers[player].add((column, row))
                     played = new(
                         Played, (move, column, row, value, False, hand, rolls, bonus, True)
                     )
@@ -521,6 +606,7 @@ class Game:
                     played = new(Played, (move, column, row, value, False, hand, rolls, 0, False))
             elif declared_bonus:
                 bonus = YAHTZEE_BONUS
+                jokers[player].add((column, row))
                 played = new(Played, (move, column, row, value, False, None, rolls, bonus, True))
             else:
                 played = new(Played, (move, column, row, value, False, None, rolls, 0, False))
@@ -545,8 +631,11 @@ class Game:
 
     def undo(self) -> Played:
         if not self.played:
+            if self._turns_before:
+                raise ValueError("a game rebuilt from a snapshot has no history to undo")
             raise IllegalMove("undo", N_("Nothing to undo."))
         played = self.played.pop()
+        self._jokers[played.move.player].discard((played.column, played.row))
         del self._sheets[played.move.player][(played.column, played.row)]
         self._filled[played.move.player][played.column] -= 1
         self._bonuses[played.move.player] -= played.bonus
@@ -618,3 +707,49 @@ class Game:
         totals = self.totals()
         best = max(totals)
         return [player for player, total in enumerate(totals) if total == best]
+
+
+def _played_to_json(played: Played) -> dict[str, Any]:
+    move = played.move
+    return {
+        "player": move.player,
+        "move_column": move.column,
+        "column": played.column,
+        "row": played.row,
+        "value": played.value,
+        "crossed": played.crossed,
+        "dice": None if played.dice is None else list(played.dice),
+        "move_dice": None if move.dice is None else list(move.dice),
+        "rolls": [list(roll) for roll in played.rolls],
+        "move_rolls": [list(roll) for roll in move.rolls],
+        "yahtzee_bonus": move.yahtzee_bonus,
+        "bonus": played.bonus,
+        "joker": played.joker,
+    }
+
+
+def _played_from_json(data: Mapping[str, Any]) -> Played:
+    rolls = tuple(tuple(roll) for roll in data["rolls"])
+    dice = data["dice"]
+    move_dice = data["move_dice"]
+    move = Move(
+        data["player"],
+        data["row"],
+        data["move_column"],
+        dice=None if move_dice is None else tuple(move_dice),
+        value=None if data["crossed"] or move_dice is not None else data["value"],
+        cross=data["crossed"],
+        yahtzee_bonus=data["yahtzee_bonus"],
+        rolls=tuple(tuple(roll) for roll in data["move_rolls"]),
+    )
+    return Played(
+        move,
+        data["column"],
+        data["row"],
+        data["value"],
+        data["crossed"],
+        None if dice is None else tuple(dice),  # type: ignore[arg-type]
+        rolls,  # type: ignore[arg-type]
+        data["bonus"],
+        data["joker"],
+    )
