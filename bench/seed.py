@@ -63,6 +63,7 @@ def _game(
         entry_mode=entry_mode,
         first_seat=first,
         version=len(moves),
+        snapshot=state.snapshot(),
     )
     seats = models.Seat.objects.bulk_create(
         models.Seat(game=game, player=p, position=i) for i, p in enumerate(players)
@@ -72,7 +73,7 @@ def _game(
         game.result = services.final_result(state, seats)
         game.save(update_fields=["result"])
     models.Entry.objects.bulk_create(
-        services._entry_from_played(game, players[p.move.player], p, turn)
+        models.Entry.from_played(game, players[p.move.player], p, turn)
         for turn, p in enumerate(state.played, start=1)
     )
     return SeededGame(

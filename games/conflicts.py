@@ -68,10 +68,10 @@ def replayed_turn(loaded: LoadedGame, post: Any, expected_version: int | None) -
     """
     if expected_version is None or loaded.record.version != expected_version + 1:
         return None
-    if not loaded.state.played:
+    last = loaded.state.last
+    if last is None:
         return None
     claimed = _claimed_cell(loaded, post)
-    last = loaded.state.played[-1]
     if claimed is None or claimed != (last.move.player, last.column, last.row):
         return None
     return last if _same_choice(last, post.get("choice", "")) else None
@@ -94,8 +94,8 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
             }
     if state.finished:
         return _("The game just ended on another phone: here is the final sheet.")
-    if state.played and state.current_player is not None:
-        last = state.played[-1]
+    last = state.last
+    if last is not None and state.current_player is not None:
         return _(
             "The sheet changed on another phone: the last score is %(name)s's %(cell)s, "
             "and it is %(next)s's turn."
@@ -108,8 +108,8 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
 
 
 def stale_undo_message(loaded: LoadedGame) -> str:
-    if loaded.state.played:
-        last = loaded.state.played[-1]
+    last = loaded.state.last
+    if last is not None:
         return _(
             "Nothing was undone: the sheet changed on another phone. "
             "The last score is now %(name)s's %(cell)s."

@@ -1,16 +1,20 @@
 """Storage for evenings, players, games and the cells they play.
 
-No scoring here: totals, bonuses and whose turn it is are rebuilt by replaying a
-game's entries through games.rules.
+No scoring here: a game's entries are its history, and games.rules replays them; the
+game's row keeps the engine's snapshot of where it stands (``Game.snapshot``) and a
+finished game's result, both written with the change that moves them.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Prefetch, Q, Subquery
 from django.utils.translation import gettext_lazy as _
+
+from games.rules import Move, Played
 
 
 def new_token() -> str:
@@ -62,6 +66,37 @@ class Player(models.Model):
         return self.name
 
 
+def seats_in_order() -> Prefetch:
+    """A game's seats in seating order, each with its player (what every game page shows)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def by_token(self, token: str, number: int, *, read_only: bool = False) -> GameQuerySet:
+        """Game ``number`` of the evening whose edit token (view token if ``read_only``)
+        is ``token``."""
+        field = "evening__view_token" if read_only else "evening__token"
+        return self.filter(**{field: token}, number=number)
+
+    def with_seats(self) -> GameQuerySet:
+        """With the evening and the seats (and their players) a game page reads: two
+        queries, whatever the number of players or turns."""
+        return self.select_related("evening").prefetch_related(seats_in_order())
+
+    def for_sheet(self, token: str, number: int) -> GameQuerySet:
+        return self.by_token(token, number).with_seats()
+
+    def for_spectator(self, view_token: str, number: int) -> GameQuerySet:
+        return self.by_token(view_token, number, read_only=True).with_seats()
+
+    def with_newest_number(self) -> GameQuerySet:
+        """Each game with ``newest``: the number of its evening's latest game."""
+        newest = (
+            Game.objects.filter(evening=OuterRef("evening")).order_by("-number").values("number")
+        )
+        return self.annotate(newest=Subquery(newest[:1]))
+
+
 class Game(models.Model):
     class EntryMode(models.TextChoices):
         VALUE = "value", _("Type the value")
@@ -85,8 +120,15 @@ class Game(models.Model):
     # by an undo or a reset: tallies and statistics read it instead of replaying every
     # finished game of an evening on every request. Null while the game is being played.
     result = models.JSONField(null=True, blank=True, editable=False)
+    # Where the game stands, as the rules engine writes it down (games.rules.Game.snapshot):
+    # a page rebuilds the game from it rather than replaying every entry. Written by the
+    # same UPDATE that moves the version, on every change to the entries; an empty one is
+    # a game with no turn played.
+    snapshot = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         ordering = ["evening", "number"]
@@ -170,3 +212,45 @@ class Entry(models.Model):
         if any(d is None for d in dice):
             return None
         return dice  # type: ignore[return-value]
+
+    # The entry and the engine's move are copied into each other here, and only here: a
+    # new field of Entry is added to the model, a migration, and these two methods.
+
+    @classmethod
+    def from_played(cls, game: Game, player: Player, played: Played, turn: int) -> Entry:
+        """The (unsaved) entry that stores a move the rules accepted."""
+        dice = list(played.move.dice) if played.dice is not None else [None] * 5
+        return cls(
+            game=game,
+            player=player,
+            column=played.column,
+            row=played.row,
+            value=played.value,
+            crossed=played.crossed,
+            die1=dice[0],
+            die2=dice[1],
+            die3=dice[2],
+            die4=dice[3],
+            die5=dice[4],
+            rolls=[list(roll) for roll in played.move.rolls],
+            yahtzee_bonus=played.move.yahtzee_bonus,
+            turn=turn,
+        )
+
+    def as_move(self, position: Mapping[int, int]) -> Move:
+        """The move this entry stored; ``position``: each player's seat."""
+        player = position[self.player_id]
+        rolls = tuple(tuple(roll) for roll in self.rolls)
+        if self.crossed:
+            return Move(player, self.row, self.column, cross=True, rolls=rolls)
+        dice = self.dice
+        if dice is not None:
+            return Move(player, self.row, self.column, dice=dice, rolls=rolls)
+        return Move(
+            player,
+            self.row,
+            self.column,
+            value=self.value,
+            yahtzee_bonus=self.yahtzee_bonus,
+            rolls=rolls,
+        )

@@ -1,16 +1,14 @@
-"""Evening tallies and player statistics, read off the rules engine's replayed games.
+"""Evening tallies and player statistics, read off the rules engine's games.
 
 Nothing here scores: totals, ranks, winners, bonuses and Yahtzee bonuses come from
-the engine's ``Game`` rebuilt by ``services.replay``, or, for a finished game, from the
-result the engine counted when its last turn was written (``Game.result``). This module
-only counts and sorts what the engine says. Only finished games count in a tally or a
-statistic.
+the engine's ``Game`` rebuilt from its snapshot (``services.load``), or, for a finished
+game, from the result the engine counted when its last turn was written
+(``Game.result``). This module only counts and sorts what the engine says. Only finished
+games count in a tally or a statistic.
 
 Loading is a constant number of queries whatever the number of games, players or
-entries: one for the games, one for the players of their evenings, one for the seats
-and one for the entries of the games still being played (or finished without a stored
-result), which are then replayed in Python. An evening of 30 finished games of 8 players
-× 4 columns would otherwise replay 14,400 entries on every look at its leaderboard.
+entries: one for the games, one for the players of their evenings and one for the seats
+of the games still being played (or finished without a stored result). No entry is read.
 """
 
 from __future__ import annotations
@@ -19,10 +17,8 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any, NamedTuple
 
-from django.db import connection
 from django.db.models import QuerySet
 
 from games import models, services
@@ -40,168 +36,70 @@ class StoredSeat(NamedTuple):
 
 
 def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
-    """Every game of ``games`` (in its order), in four queries.
+    """Every game of ``games`` (in its order), in three queries.
 
-    A finished game with a stored result is not replayed: its ``state`` is None and
-    ``results`` reads the result. The others are replayed through the engine.
+    A finished game with a stored result is not rebuilt: its ``state`` is None and
+    ``results`` reads the result. The others are rebuilt from their snapshots.
     """
     records = list(games)
     if not records:
         return []
-    players = {
-        player.pk: player
-        for player in models.Player.objects.filter(evening__in=games.values("evening_id"))
-    }
-    # Each filter repeats the games query as a subquery, so the number of games never
-    # turns into a list of parameters.
-    return _loaded(records, players, lambda: games.filter(result__isnull=True).values("pk"))
-
-
-@cache
-def _evening_sql(vendor: str, read_only: bool) -> str:
-    quote = connection.ops.quote_name
-    evening = models.Evening._meta
-    columns = ", ".join(quote(evening.get_field(name).column) for name in services.EVENING_FIELDS)
-    token = quote(evening.get_field("view_token" if read_only else "token").column)
-    return f"SELECT {columns} FROM {quote(evening.db_table)} WHERE {token} = %s"
+    players = models.Player.objects.filter(evening__in=games.values("evening_id"))
+    by_pk = {player.pk: player for player in players}
+    seats: dict[int, list[models.Seat]] = defaultdict(list)
+    # The games query again as a subquery, so the number of games never turns into a list
+    # of parameters; asked even when every game is finished, so the count never varies.
+    playing = games.filter(result__isnull=True).values("pk")
+    for seat in (
+        models.Seat.objects.filter(game__in=playing)
+        .select_related("player")
+        .order_by("game_id", "position")
+    ):
+        seats[seat.game_id].append(seat)
+    loaded = []
+    for game in records:
+        if game.result is not None:
+            stored = [
+                StoredSeat(by_pk[seat["player"]], position, seat["player"])
+                for position, seat in enumerate(game.result["seats"])
+            ]
+            loaded.append(LoadedGame(game, stored, None))  # type: ignore[arg-type]
+        else:
+            game_seats = seats[game.pk]
+            state = RulesGame.from_snapshot(
+                game.ruleset,
+                [seat.player.name for seat in game_seats],
+                game.snapshot,
+                game.options,
+                game.first_seat,
+            )
+            loaded.append(LoadedGame(game, game_seats, state))
+    return loaded
 
 
 def find_evening(token: str, read_only: bool = False) -> models.Evening | None:
-    """The evening whose edit token (or view token) is ``token``, or None.
-
-    One plain query: the leaderboard, its polls and the evening page start here, and the
-    ORM's get cost several times the query.
-    """
-    with connection.cursor() as cursor:
-        cursor.execute(_evening_sql(connection.vendor, read_only), [token])
-        row = cursor.fetchone()
-    return None if row is None else services.evening_from_row(row)
+    """The evening whose edit token (or view token) is ``token``, or None."""
+    evenings = models.Evening.objects
+    found = evenings.by_view_token(token) if read_only else evenings.by_edit_token(token)
+    return found.first()
 
 
 def open_evening(
     token: str, read_only: bool = False
 ) -> tuple[models.Evening | None, list[LoadedGame]]:
     """The evening whose edit token (view token if ``read_only``) is ``token`` (None if
-    there is none), and its games in number order, as ``load_games`` loads them, in five
-    queries: on PostgreSQL, two round trips (the evening with its games and players, then
-    the game being played's seats with its entries).
-
-    The leaderboard and the evening page read every game of their evening on each
-    request: the games and the players are read in plain SQL, as the game pages read
-    entries (``services.entry_rows``). Through the ORM the 30 rows of a long evening cost
-    1 ms (compiling the query, a converter per value, a model per row); read here, half
-    that, most of it decoding the stored results. The games come without ``created_at``
-    and ``updated_at`` (deferred: reading one would cost a query), which no tally or list
-    of games shows.
-    """
-    by = "view_token" if read_only else "token"
-    evening_rows, game_rows, player_rows = services.read_together(
-        (_evening_sql(connection.vendor, read_only), [token]),
-        (_evening_games_sql(connection.vendor, by), [token]),
-        (_evening_players_sql(connection.vendor, by), [token]),
-    )
-    if not evening_rows:
+    there is none), and its games in number order, as ``load_games`` loads them."""
+    evening = find_evening(token, read_only)
+    if evening is None:
         return None, []
-    evening = services.evening_from_row(evening_rows[0])
-    return evening, _evening_loaded(evening.pk, game_rows, player_rows)
-
-
-def _evening_loaded(
-    evening_id: int, game_rows: list[Any], player_rows: list[Any]
-) -> list[LoadedGame]:
-    if not game_rows:
-        return []
-    records = [services.game_from_row(row) for row in game_rows]
-    db, fields = connection.alias, services.PLAYER_FIELDS
-    players = {row[0]: services.from_db(models.Player, db, fields, row) for row in player_rows}
-    return _loaded(
-        records,
-        players,
-        lambda: models.Game.objects.filter(evening_id=evening_id, result__isnull=True).values("pk"),
-    )
-
-
-def _loaded(
-    records: list[models.Game],
-    players: dict[int, models.Player],
-    playing: Callable[[], QuerySet[Any]],
-) -> list[LoadedGame]:
-    """The games of ``records``: finished ones read off their stored result, the others
-    replayed. ``playing`` gives the unfinished ones as a query, built only when more than
-    one game needs it (building a queryset costs more than running a plain SQL query)."""
-    seats: dict[int, list[models.Seat]] = defaultdict(list)
-    unfinished = [game.pk for game in records if game.result is None]
-    if len(unfinished) == 1:
-        # The usual evening: one game being played. Its seats and entries are read as a
-        # game page reads them (plain SQL), in as many queries as the general case.
-        current = unfinished[0]
-        seats[current], rows = services.seats_and_entries(current)
-        entries = {current: rows}
-    else:
-        query = playing()
-        for seat in (
-            models.Seat.objects.filter(game__in=query)
-            .select_related("player")
-            .order_by("game_id", "position")
-        ):
-            seats[seat.game_id].append(seat)
-        entries = services.stored_entries_by_game(models.Entry.objects.filter(game__in=query))
-    loaded = []
-    for game in records:
-        if game.result is not None:
-            stored = [
-                tuple.__new__(StoredSeat, (players[seat["player"]], position, seat["player"]))
-                for position, seat in enumerate(game.result["seats"])
-            ]
-            loaded.append(LoadedGame(game, stored, [], None))  # type: ignore[arg-type]
-        else:
-            loaded.append(services.replay(game, seats[game.pk], entries.get(game.pk, [])))
-    return loaded
-
-
-def _evening_id(by: str) -> str:
-    """SQL for the id of the evening whose ``by`` token ("token" or "view_token") is
-    the parameter."""
-    quote = connection.ops.quote_name
-    evening = models.Evening._meta
-    return (
-        f"(SELECT {quote(evening.pk.column)} FROM {quote(evening.db_table)}"
-        f" WHERE {quote(evening.get_field(by).column)} = %s)"
-    )
-
-
-@cache
-def _evening_games_sql(vendor: str, by: str) -> str:
-    quote = connection.ops.quote_name
-    game = models.Game._meta
-    columns = ", ".join(quote(game.get_field(name).column) for name in services.GAME_FIELDS)
-    evening, number = game.get_field("evening").column, game.get_field("number").column
-    return (
-        f"SELECT {columns} FROM {quote(game.db_table)}"
-        f" WHERE {quote(evening)} = {_evening_id(by)} ORDER BY {quote(number)}"
-    )
-
-
-@cache
-def _evening_players_sql(vendor: str, by: str) -> str:
-    quote = connection.ops.quote_name
-    player = models.Player._meta
-    evening = quote(player.get_field("evening").column)
-    return (
-        f"SELECT {quote(player.pk.column)}, {evening}, {quote(player.get_field('name').column)}"
-        f" FROM {quote(player.db_table)} WHERE {evening} = {_evening_id(by)}"
-    )
+    return evening, load_games(models.Game.objects.filter(evening=evening).order_by("number"))
 
 
 # --- one player's line in one game ------------------------------------------------------------
 
 
 class Result(NamedTuple):
-    """What one seat of a game came to, as the engine counts it.
-
-    A named tuple rather than a frozen dataclass: a leaderboard builds one for every seat
-    of every finished game of its evening (240 for 30 games of 8), several times cheaper.
-    """
+    """What one seat of a game came to, as the engine counts it."""
 
     game: LoadedGame
     seat: int
@@ -225,22 +123,17 @@ def results(game: LoadedGame) -> list[Result]:
     state = game.state
     if state is None:
         final = game.record.result
-        columns = final["columns"]
-        new = tuple.__new__  # a NamedTuple's own constructor is a Python function
         return [
-            new(
-                Result,
-                (
-                    game,
-                    index,
-                    seat.player,
-                    numbers["total"],
-                    numbers["rank"],
-                    numbers["won"],
-                    numbers["bonuses"],
-                    columns,
-                    numbers["yahtzees"],
-                ),
+            Result(
+                game,
+                index,
+                seat.player,
+                numbers["total"],
+                numbers["rank"],
+                numbers["won"],
+                numbers["bonuses"],
+                final["columns"],
+                numbers["yahtzees"],
             )
             for index, (seat, numbers) in enumerate(zip(game.seats, final["seats"], strict=True))
         ]

@@ -142,7 +142,7 @@ def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[di
                 "finished": game.finished,
                 "round": game.round,
                 "rounds": game.rounds,
-                "started": game.finished or bool(game.entries),
+                "started": game.finished or game.turns > 0,
                 "results": sorted(lines, key=lambda r: (r.rank, r.seat)),
                 "winners": [r.name for r in lines if r.won],
                 "sheet_url": access.url("sheet", number),

@@ -30,7 +30,7 @@ def by_player(*picks: Pick) -> Pick:
 
 def play(game: models.Game, pick: Pick, turns: int | None = None) -> services.LoadedGame:
     """Play ``turns`` turns (all that are left by default), each in the first playable cell."""
-    loaded = services.load(game)
+    loaded = services.load_current(game.pk)
     done = 0
     while not loaded.state.finished and (turns is None or done < turns):
         state = loaded.state

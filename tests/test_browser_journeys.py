@@ -51,7 +51,7 @@ def play_until(game: models.Game, turns_left: int) -> None:
     ``turns_left`` remain: a quick way to reach the end of a game in a journey."""
     while True:
         state = services.load(models.Game.objects.get(pk=game.pk)).state
-        left = state.rounds * len(state.players) - len(state.played)
+        left = state.rounds * len(state.players) - state.turns_played
         if left <= turns_left:
             return
         column, row = state.playable_cells()[0]

@@ -1,7 +1,9 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.models import Entry, Evening, Game, Player
+from games.models import Entry, Evening, Game, Player, Seat
+from games.rules import Game as RulesGame
+from games.rules import Move
 
 
 @pytest.fixture
@@ -85,32 +87,32 @@ def test_game_defaults(game: Game) -> None:
 
 
 @pytest.mark.django_db
-def test_an_instance_read_by_the_services_is_the_one_django_builds(game: Game) -> None:
-    from django.db.models.signals import post_init
+@pytest.mark.parametrize(
+    "move",
+    [
+        Move(0, "ones", "free", value=3),
+        Move(0, "sixes", "free", cross=True),
+        Move(0, "full_house", "free", dice=(2, 3, 2, 3, 3), rolls=((1, 2, 3, 4, 5),)),
+    ],
+    ids=["value", "cross", "dice"],
+)
+def test_an_entry_stores_the_move_it_is_built_from(game: Game, player: Player, move: Move) -> None:
+    played = RulesGame.new(game.ruleset, [player.name]).play(move)
+    Entry.from_played(game, player, played, turn=1).save()
+    entry = Entry.objects.get(game=game)
+    assert entry.as_move({player.pk: 0}) == move
+    assert (entry.value, entry.crossed, entry.turn) == (played.value, played.crossed, 1)
 
-    from games import services
 
-    fields = ("id", "evening_id", "number", "ruleset", "version")
-    values = (game.pk, game.evening_id, game.number, game.ruleset, game.version)
-    ours = services.from_db(Game, "default", fields, values)
-    django = Game.from_db("default", list(fields), values)
-    assert {k: v for k, v in ours.__dict__.items() if k != "_state"} == {
-        k: v for k, v in django.__dict__.items() if k != "_state"
-    }
-    assert (ours._state.adding, ours._state.db) == (False, "default")
-    assert ours.get_deferred_fields() == django.get_deferred_fields() != set()
-    assert ours == django and ours.evening == game.evening
-    # A deferred field is read on first use, as Django's own instance does.
-    assert ours.entry_mode == game.entry_mode
-
-    seen: list[Game] = []
-
-    def receiver(sender: type, instance: Game, **kwargs: object) -> None:
-        seen.append(instance)
-
-    post_init.connect(receiver, sender=Game)
-    try:
-        again = services.from_db(Game, "default", fields, values)
-    finally:
-        post_init.disconnect(receiver, sender=Game)
-    assert seen == [again], "with a receiver, Django's from_db (and its signals)"
+@pytest.mark.django_db
+def test_it_finds_a_game_by_its_evening_tokens_with_its_seats(game: Game, player: Player) -> None:
+    Seat.objects.create(game=game, player=player, position=0)
+    token, view_token = game.evening.token, game.evening.view_token
+    assert Game.objects.for_sheet(token, 1).get() == game
+    assert Game.objects.for_spectator(view_token, 1).get() == game
+    assert not Game.objects.for_sheet(view_token, 1).exists()
+    assert not Game.objects.for_spectator(token, 1).exists()
+    assert not Game.objects.for_sheet(token, 2).exists()
+    found = Game.objects.for_sheet(token, 1).get()
+    assert [seat.player.name for seat in found.seats.all()] == ["Alice"]
+    assert Game.objects.with_newest_number().get(pk=game.pk).newest == 1

@@ -129,27 +129,23 @@ def test_the_poll_asks_at_most_two_queries_when_nothing_changed(
         assert ask.send(Client()) == status
 
 
-def test_a_game_found_with_its_entries_replays_them_without_asking_again(
+def test_a_game_found_with_its_seats_is_rebuilt_from_its_snapshot_without_its_entries(
     evenings: Evenings, django_assert_num_queries
 ) -> None:
-    """find_game(entries=True) brings the entries with the game (one round trip on
-    PostgreSQL, two queries everywhere); the next read takes them, a later one asks again."""
+    """find_game brings the game, its evening and its seats (two queries); load rebuilds
+    it from the stored snapshot and reads no entry."""
     big = evenings.big
-    with django_assert_num_queries(2):
-        game = services.find_game(big.token, big.number, entries=True)
+    with django_assert_num_queries(2) as queries:
+        game = services.find_game(big.token, big.number)
         assert game is not None
         loaded = services.load(game)
+    assert not any(models.Entry._meta.db_table in query["sql"] for query in queries)
     assert loaded.turns == LATE
     assert loaded.state.totals() == big.replica().totals()
-    with django_assert_num_queries(1):
-        again = services.read(game)[1]
-    assert again == loaded.rows
+    assert loaded.state.snapshot() == big.replica().snapshot()
     spectator = services.find_game(
-        models.Evening.objects.get(token=big.token).view_token,
-        big.number,
-        read_only=True,
-        entries=True,
+        models.Evening.objects.get(token=big.token).view_token, big.number, read_only=True
     )
     assert spectator is not None and spectator.pk == game.pk
-    assert services.read(spectator)[1] == loaded.rows
-    assert services.find_game(big.token, 10**6, entries=True) is None
+    assert services.find_game(big.token, 10**6) is None
+    assert services.find_game(big.token, 2**40) is None

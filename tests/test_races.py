@@ -74,12 +74,14 @@ def score_form(game: models.Game, player: int, row: str, choice: str, **extra: A
 
 
 def assert_consistent(game: models.Game) -> services.LoadedGame:
-    """The stored game replays through the engine, turn numbers 1..n, one entry per turn."""
+    """The stored game replays through the engine, turn numbers 1..n, one entry per turn,
+    and its snapshot is where the replay stands."""
     game = fresh(game)
-    loaded = services.load(game)
+    loaded = services.history(game)
     turns = [entry.turn for entry in loaded.entries]
     assert turns == list(range(1, len(turns) + 1))
     assert len(loaded.state.played) == len(turns)
+    assert game.snapshot == loaded.state.snapshot()
     return loaded
 
 

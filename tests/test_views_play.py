@@ -60,7 +60,7 @@ def play_to_the_end(game: models.Game, leave: int = 0) -> None:
     """Fill every sheet (the first allowed cell, its highest offer) but the last ``leave`` turns."""
     while True:
         state = services.load(fresh(game)).state
-        remaining = state.rounds * len(state.players) - len(state.played)
+        remaining = state.rounds * len(state.players) - state.turns_played
         if remaining <= leave:
             return
         column, row = state.playable_cells()[0]

@@ -710,10 +710,11 @@ class Game:
 
 
 def _played_to_json(played: Played) -> dict[str, Any]:
+    """A turn as a snapshot keeps it; its move names the column it was written in (as a
+    stored entry does), even when it was declared without one."""
     move = played.move
     return {
         "player": move.player,
-        "move_column": move.column,
         "column": played.column,
         "row": played.row,
         "value": played.value,
@@ -735,7 +736,7 @@ def _played_from_json(data: Mapping[str, Any]) -> Played:
     move = Move(
         data["player"],
         data["row"],
-        data["move_column"],
+        data["column"],
         dice=None if move_dice is None else tuple(move_dice),
         value=None if data["crossed"] or move_dice is not None else data["value"],
         cross=data["crossed"],

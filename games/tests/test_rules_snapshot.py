@@ -23,12 +23,13 @@ def rebuilt(game: Game) -> Game:
 
 def plain(played: Played | None) -> Played | None:
     """A Played with its move's dice and rolls as tuples, as JSON gives them back (a move
-    may be declared with lists)."""
+    may be declared with lists), and its column named (as a stored entry names it)."""
     if played is None:
         return None
     move = played.move
     dice = None if move.dice is None else tuple(move.dice)
-    return played._replace(move=move._replace(dice=dice, rolls=tuple(map(tuple, move.rolls))))
+    rolls = tuple(map(tuple, move.rolls))
+    return played._replace(move=move._replace(column=played.column, dice=dice, rolls=rolls))
 
 
 def assert_same_position(again: Game, game: Game) -> None:
