@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from games.models import Entry, Evening, Game, Player, Seat
 
@@ -37,9 +38,17 @@ class SeatInline(admin.TabularInline):
 
 
 class EntryInline(admin.TabularInline):
+    """Read only: a game's entries are written by its pages, with the snapshot and the
+    result they move (an entry changed here would leave both behind)."""
+
     model = Entry
     extra = 0
     fields = ["turn", "player", "column", "row", "value", "crossed", "yahtzee_bonus"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        return False
 
 
 @admin.register(Game)
@@ -55,7 +64,7 @@ class GameAdmin(admin.ModelAdmin):
     ]
     list_filter = ["ruleset", "entry_mode"]
     list_select_related = ["evening"]
-    readonly_fields = ["created_at", "updated_at"]
+    readonly_fields = ["created_at", "updated_at", "result", "snapshot"]
     inlines = [SeatInline, EntryInline]
 
 
@@ -67,6 +76,15 @@ class SeatAdmin(admin.ModelAdmin):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
+    """Read only, as ``EntryInline`` (deleting stays allowed: deleting a game or an evening
+    deletes its entries, and the admin asks this permission for them)."""
+
     list_display = ["game", "turn", "player", "column", "row", "value", "crossed"]
     list_filter = ["crossed", "yahtzee_bonus", "game__ruleset"]
     list_select_related = ["game", "player"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Entry | None = None) -> bool:
+        return False
