@@ -116,3 +116,41 @@ def test_it_finds_a_game_by_its_evening_tokens_with_its_seats(game: Game, player
     found = Game.objects.for_sheet(token, 1).get()
     assert [seat.player.name for seat in found.seats.all()] == ["Alice"]
     assert Game.objects.with_newest_number().get(pk=game.pk).newest == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_writes_the_snapshot_of_the_games_already_played() -> None:
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    before, after = (
+        [("games", "0003_entry_game_index_from_constraints")],
+        [("games", "0005_fill_game_snapshots")],
+    )
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    evening = old.get_model("games", "Evening").objects.create()
+    ann, bob = (
+        old.get_model("games", "Player").objects.create(evening=evening, name=n) for n in "AB"
+    )
+    game = old.get_model("games", "Game").objects.create(evening=evening, number=1, ruleset="yam")
+    for position, player in enumerate((ann, bob)):
+        old.get_model("games", "Seat").objects.create(game=game, player=player, position=position)
+    state = RulesGame.new("yam", ["A", "B"])
+    for move in (Move(0, "ones", value=3), Move(1, "twos", cross=True)):
+        played = state.play(move)
+        old.get_model("games", "Entry").objects.create(
+            game=game,
+            player=(ann, bob)[move.player],
+            column=played.column,
+            row=played.row,
+            value=played.value,
+            crossed=played.crossed,
+            turn=state.turns_played,
+        )
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    new = executor.loader.project_state(after).apps
+    assert new.get_model("games", "Game").objects.get(pk=game.pk).snapshot == state.snapshot()
+    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
