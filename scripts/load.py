@@ -13,8 +13,9 @@
    from an older sheet (which must be refused, 409).
 4. Midway, kills one gunicorn worker with SIGKILL; gunicorn starts another.
 5. Afterwards, from the database: every write the server acknowledged (a 2xx) is
-   stored, at its turn; every game replays through the rules engine (services.load),
-   turns 1..n, version = number of entries. No edit token may appear in the server log.
+   stored, at its turn; every game replays through the rules engine (services.history)
+   to the snapshot stored with it, turns 1..n, version = number of entries. No edit
+   token may appear in the server log.
 
 Prints requests, answers, errors by kind, acknowledged and lost writes; exits 1 if a
 write is lost, a game does not replay, a 5xx was answered, or no worker was killed.
@@ -429,10 +430,12 @@ def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
             problems.append(f"table {table.number}: its evening is gone")
             continue
         try:
-            loaded = services.load(game)
+            loaded = services.history(game)
         except Exception as error:  # noqa: BLE001 - reported, the run fails
             problems.append(f"table {table.number}: does not replay: {error}")
             continue
+        if game.snapshot != loaded.state.snapshot():
+            problems.append(f"table {table.number}: its snapshot is not its replay")
         turns = [entry.turn for entry in loaded.entries]
         if turns != list(range(1, len(turns) + 1)) or game.version != len(turns):
             problems.append(f"table {table.number}: turns {turns[:5]}… version {game.version}")
@@ -611,7 +614,8 @@ def main() -> int:
         "sending; the same POST again was answered 200)"
     )
     print(f"lost writes           {lost} of {checked} checked in the database")
-    print(f"games that replay     {replayed}/{sum(1 for t in tables if t.token)} (services.load)")
+    tabled = sum(1 for t in tables if t.token)
+    print(f"games that replay     {replayed}/{tabled} (services.history)")
     print(f"tokens in server log  {leaked}")
     print(f"time                  {elapsed:.1f} s of play")
     for table in tables:
