@@ -148,7 +148,7 @@ def test_undo_reopens_the_final_turn_of_a_finished_game(table: Table) -> None:
 def test_reset_asks_first_and_keeps_the_evenings_earlier_games(table: Table) -> None:
     first = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     play_until(first, 0)
-    first_totals = services.load(first).state.totals()
+    first_totals = services.load_current(first.pk).state.totals()
     second = services.play_again(first.pk)
     page = table.page
     page.goto(sheet_url(table, second))
