@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping
+from typing import Any
 
 from django.db import models
 from django.db.models import OuterRef, Prefetch, Q, Subquery
@@ -237,20 +238,45 @@ class Entry(models.Model):
             turn=turn,
         )
 
+    #: What ``move_of`` reads of an entry: the review and the export read only these
+    #: (``values_list(*Entry.MOVE_FIELDS, named=True)``), not whole entries, which cost
+    #: several times as much to build for the 480 turns of a game.
+    MOVE_FIELDS = (
+        "player_id",
+        "column",
+        "row",
+        "value",
+        "crossed",
+        "die1",
+        "die2",
+        "die3",
+        "die4",
+        "die5",
+        "rolls",
+        "yahtzee_bonus",
+        "turn",
+    )
+
     def as_move(self, position: Mapping[int, int]) -> Move:
         """The move this entry stored; ``position``: each player's seat."""
-        player = position[self.player_id]
-        rolls = tuple(tuple(roll) for roll in self.rolls)
-        if self.crossed:
-            return Move(player, self.row, self.column, cross=True, rolls=rolls)
-        dice = self.dice
-        if dice is not None:
-            return Move(player, self.row, self.column, dice=dice, rolls=rolls)
-        return Move(
-            player,
-            self.row,
-            self.column,
-            value=self.value,
-            yahtzee_bonus=self.yahtzee_bonus,
-            rolls=rolls,
-        )
+        return move_of(self, position)
+
+
+def move_of(entry: Entry | Any, position: Mapping[int, int]) -> Move:
+    """The move an entry stored, from the entry or from its ``Entry.MOVE_FIELDS`` as read
+    (``values_list(..., named=True)``); ``position``: each player's seat."""
+    player = position[entry.player_id]
+    rolls = tuple(tuple(roll) for roll in entry.rolls)
+    if entry.crossed:
+        return Move(player, entry.row, entry.column, cross=True, rolls=rolls)
+    dice = (entry.die1, entry.die2, entry.die3, entry.die4, entry.die5)
+    if None not in dice:
+        return Move(player, entry.row, entry.column, dice=dice, rolls=rolls)
+    return Move(
+        player,
+        entry.row,
+        entry.column,
+        value=entry.value,
+        yahtzee_bonus=entry.yahtzee_bonus,
+        rolls=rolls,
+    )

@@ -163,22 +163,21 @@ def load_current(game_id: int) -> LoadedGame:
     return load(models.Game.objects.with_seats().get(pk=game_id))
 
 
-def read(game: models.Game) -> tuple[list[models.Seat], list[models.Entry]]:
-    """The game's seats and its entries in turn order (the review replays them)."""
-    return seats_of(game), list(game.entries.order_by("turn"))
+def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
+    """The game's seats, and its entries in turn order as the engine replays them: each
+    entry's ``Entry.MOVE_FIELDS``, by name (the review and the export replay them)."""
+    entries = game.entries.order_by("turn").values_list(*models.Entry.MOVE_FIELDS, named=True)
+    return seats_of(game), list(entries)
 
 
-def moves_of(
-    entries: Iterable[models.Entry], position: dict[int, int]
-) -> Iterator[tuple[Move, int]]:
-    """(Move, value written) of each entry; ``position``: each player's seat."""
+def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[Move, int]]:
+    """(Move, value written) of each entry (an Entry, or its MOVE_FIELDS as ``read`` reads
+    them); ``position``: each player's seat."""
     for entry in entries:
-        yield entry.as_move(position), entry.value
+        yield models.move_of(entry, position), entry.value
 
 
-def replay(
-    game: models.Game, seated: Sequence[models.Seat], entries: Sequence[models.Entry]
-) -> LoadedGame:
+def replay(game: models.Game, seated: Sequence[models.Seat], entries: Sequence[Any]) -> LoadedGame:
     """The engine's game rebuilt from stored entries, with its history (undo, the review,
     the export).
 
@@ -195,14 +194,15 @@ def replay(
         game.options,
         game.first_seat,
     )
-    loaded = LoadedGame(game, seated, state)
-    loaded.entries = list(entries)
-    return loaded
+    return LoadedGame(game, seated, state)
 
 
 def history(game: models.Game) -> LoadedGame:
-    """The game replayed from its entries (``replay``)."""
-    return replay(game, *read(game))
+    """The game replayed from its entries (``replay``); its ``entries`` are the Entry rows."""
+    entries = list(game.entries.order_by("turn"))
+    loaded = replay(game, seats_of(game), entries)
+    loaded.entries = entries
+    return loaded
 
 
 # --- writing ------------------------------------------------------------------------------

@@ -7,8 +7,9 @@ game, from the result the engine counted when its last turn was written
 games count in a tally or a statistic.
 
 Loading is a constant number of queries whatever the number of games, players or
-entries: one for the games, one for the players of their evenings and one for the seats
-of the games still being played (or finished without a stored result). No entry is read.
+entries: one for the games, one for the players of their evenings, and one each for the
+snapshots and the seats of the games still being played (or finished without a stored
+result). No entry is read.
 """
 
 from __future__ import annotations
@@ -36,14 +37,17 @@ class StoredSeat(NamedTuple):
 
 
 def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
-    """Every game of ``games`` (in its order), in three queries.
+    """Every game of ``games`` (in its order), in four queries.
 
     A finished game with a stored result is not rebuilt: its ``state`` is None and
     ``results`` reads the result. The others are rebuilt from their snapshots.
     """
-    records = list(games)
+    # A finished game's snapshot is big and never read here (its result is): only the
+    # snapshots of the games being played are read, in one query.
+    records = list(games.defer("snapshot"))
     if not records:
         return []
+    snapshots = dict(games.filter(result__isnull=True).values_list("pk", "snapshot"))
     players = models.Player.objects.filter(evening__in=games.values("evening_id"))
     by_pk = {player.pk: player for player in players}
     seats: dict[int, list[models.Seat]] = defaultdict(list)
@@ -69,7 +73,7 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
             state = RulesGame.from_snapshot(
                 game.ruleset,
                 [seat.player.name for seat in game_seats],
-                game.snapshot,
+                snapshots[game.pk],
                 game.options,
                 game.first_seat,
             )
