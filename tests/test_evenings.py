@@ -5,17 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.template.defaultfilters import floatformat
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
-from django.utils.formats import get_format
 from evening_support import again, best, by_player, cross, evening, least, play
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from games import known, models, services
-from games.board_html import average
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -447,18 +441,3 @@ def test_the_board_marks_who_is_to_play_in_the_game_being_played(client: Client)
         r'<li class="current"><span class="name">(\w+)</span> <span class="turn">', now
     )
     assert current == ["Bob"]
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    total=st.integers(min_value=0, max_value=60 * 1600),
-    games=st.integers(min_value=1, max_value=60),
-    places=st.sampled_from([0, 1]),
-    language=st.sampled_from(["en", "fr"]),
-)
-def test_the_boards_averages_read_as_floatformat_writes_them(
-    total: int, games: int, places: int, language: str
-) -> None:
-    with translation.override(language):
-        separator = get_format("DECIMAL_SEPARATOR")
-        assert average(total / games, places, separator) == floatformat(total / games, places)
