@@ -68,6 +68,8 @@ class RowView:
     label: str
     section: str
     cells: list[CellView]
+    #: The last row of its section ("upper", "middle"), which the section's sums follow.
+    ends: str = ""
 
 
 @dataclass(slots=True)
@@ -113,18 +115,6 @@ class Sheet:
     @property
     def ranking(self) -> list[PlayerView]:
         return sorted(self.players, key=lambda p: (p.rank, p.index))
-
-    @property
-    def upper_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "upper"]
-
-    @property
-    def middle_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "middle"]
-
-    @property
-    def lower_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "lower"]
 
 
 def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -211,7 +201,11 @@ def build(
     for row in game.rows:
         section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
         label = labels.row_label(key, row)
+        if rows and rows[-1].section != section:
+            rows[-1].ends = rows[-1].section
         rows.append(RowView(row, label, section, [c.cells[row] for c in columns]))
+    if rows:
+        rows[-1].ends = rows[-1].section
     players = [
         PlayerView(
             index=i,
