@@ -6,11 +6,13 @@ import re
 
 import pytest
 from django.test import Client
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from evening_support import again, best, by_player, cross, evening, least, play
 
 from games import known, models, services
 from games.rules import Move
+from games.sheet import GameUrls
+from games.views_evening import Watched
 
 pytestmark = pytest.mark.django_db
 
@@ -441,3 +443,12 @@ def test_the_board_marks_who_is_to_play_in_the_game_being_played(client: Client)
         r'<li class="current"><span class="name">(\w+)</span> <span class="turn">', now
     )
     assert current == ["Bob"]
+
+
+def test_a_spectators_page_cannot_render_an_edit_link() -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", {}, "value", 0)
+    shown = Watched(game.evening.name, game.evening.view_token, game.evening.created_at)
+    urls = GameUrls(shown, game.number)
+    assert urls.watch_sheet == reverse("watch_sheet", args=[game.evening.view_token, 1])
+    with pytest.raises(NoReverseMatch):
+        urls.score  # noqa: B018
