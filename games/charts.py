@@ -1,8 +1,9 @@
-"""Small server-rendered SVG charts: no JavaScript, no style attributes (the CSP forbids them).
+"""Small server-rendered SVG charts: the geometry here, the SVG in templates/charts/.
 
-Colours come from classes styled in site.css (``series-0`` … ``series-7``), so the
-charts follow dark mode; sizes and positions are SVG presentation attributes.
-The drawing is in a fixed ``viewBox`` and scales to the width of its box.
+No JavaScript and no style attributes (the CSP forbids them): colours come from classes
+styled in site.css (``series-0`` … ``series-7``), so the charts follow dark mode; sizes
+and positions are SVG presentation attributes, in a fixed ``viewBox`` that scales to the
+width of its box. Coordinates are strings as the SVG writes them (one decimal at most).
 """
 
 from __future__ import annotations
@@ -11,9 +12,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import count
-
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 
 #: Distinct colours in site.css; more players reuse them with a dashed line.
 PALETTE = 8
@@ -44,6 +42,76 @@ class Frame:
     def plot_height(self) -> int:
         return self.height - self.top - self.bottom
 
+    @property
+    def plot_right(self) -> int:
+        return self.width - self.right
+
+    @property
+    def plot_bottom(self) -> int:
+        return self.top + self.plot_height
+
+
+@dataclass(frozen=True)
+class Label:
+    """A text at (x, y)."""
+
+    x: str
+    y: str
+    text: str
+
+
+@dataclass(frozen=True)
+class GridLine:
+    """A line across the plot at height ``y``, its value written at the left."""
+
+    y: str
+    text_y: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Style:
+    """A series' colour class and dashes (the legend's sample repeats its line's)."""
+
+    css: str
+    dash: str  # stroke-dasharray, or "" for a solid line
+
+
+@dataclass(frozen=True)
+class Line:
+    name: str
+    style: Style
+    points: str
+    #: The last point's (x, y), marked with a dot; None for an empty series.
+    dot: tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class Bar:
+    value: int
+    won: bool
+    x: str
+    y: str
+    width: str
+    height: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """What a chart template draws: its frame, the y grid and whichever of the rest it has."""
+
+    uid: int
+    frame: Frame
+    title: str
+    description: str
+    y_label: Label
+    grid: list[GridLine]
+    x_ticks: list[Label] | None = None
+    x_label: Label | None = None
+    marker: str | None = None  # the x of the dashed line marking a round
+    lines: list[Line] | None = None
+    bars: list[Bar] | None = None
+
 
 def nice_step(largest: float, ticks: int = 5) -> int:
     """A round step (1, 2, 5 × 10ⁿ, or 25 × 10ⁿ) giving at most ``ticks`` intervals."""
@@ -58,43 +126,30 @@ def nice_step(largest: float, ticks: int = 5) -> int:
 
 
 def _num(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
+    return f"{value:.1f}".removesuffix(".0")
 
 
-def _text(x: float, y: float, text: str, anchor: str = "middle", css: str = "tick") -> str:
-    return (
-        f'<text class="{css}" x="{_num(x)}" y="{_num(y)}" text-anchor="{anchor}">'
-        f"{escape(text)}</text>"
-    )
-
-
-def _y_label(frame: Frame, text: str) -> str:
-    middle = _num(-(frame.top + frame.plot_height / 2))
-    return (
-        f'<text class="label" transform="rotate(-90)" x="{middle}" y="11" '
-        f'text-anchor="middle">{escape(text)}</text>'
-    )
-
-
-def series_class(index: int) -> str:
-    return f"series-{index % PALETTE}"
-
-
-def _dash(index: int) -> str:
+def style(index: int) -> Style:
     # Every other line dashed: equal totals still show both colours through the gaps,
     # and the lines differ by more than their colour. Past the palette, dotted.
     if index >= PALETTE:
-        return ' stroke-dasharray="2 4"'
-    return ' stroke-dasharray="9 5"' if index % 2 else ""
+        dash = "2 4"
+    else:
+        dash = "9 5" if index % 2 else ""
+    return Style(f"series-{index % PALETTE}", dash)
 
 
-def swatch(index: int) -> SafeString:
-    """The legend's sample of series ``index``: the same colour and dashes as its line."""
-    return mark_safe(  # noqa: S308 - no text in it
-        '<svg class="swatch-line" viewBox="0 0 28 6" width="28" height="6" aria-hidden="true">'
-        f'<line class="series {series_class(index)}" x1="0" x2="28" y1="3" y2="3" '
-        f'stroke-width="3"{_dash(index)}/></svg>'
-    )
+def _grid(frame: Frame, y_top: int, y_step: int) -> list[GridLine]:
+    lines = []
+    for value in range(0, y_top + 1, y_step):
+        y = frame.top + frame.plot_height * (1 - value / y_top)
+        lines.append(GridLine(_num(y), _num(y + 4), str(value)))
+    return lines
+
+
+def _y_label(frame: Frame, text: str) -> Label:
+    # Drawn rotated a quarter turn: x runs down the page.
+    return Label(_num(-(frame.top + frame.plot_height / 2)), "11", text)
 
 
 def line_chart(
@@ -107,8 +162,8 @@ def line_chart(
     y_label: str,
     marker: int | None = None,
     frame: Frame | None = None,
-) -> SafeString:
-    """One ``<polyline>`` per series (one point per x value it has), axes and labels."""
+) -> Chart:
+    """One line per series (one point per x value it has), axes and labels."""
     frame = frame or Frame()
     x_max = max(x_max, 1, *(len(s.values) for s in series))
     highest = max((max(s.values) for s in series if s.values), default=0)
@@ -123,71 +178,29 @@ def line_chart(
     def y_at(y: float) -> float:
         return frame.top + frame.plot_height * (1 - y / y_top)
 
-    uid = next(_ids)
-    parts = [
-        f'<svg class="chart" viewBox="0 0 {frame.width} {frame.height}" role="img" '
-        f'aria-labelledby="chart{uid}-title chart{uid}-desc" font-size="11">',
-        f'<title id="chart{uid}-title">{escape(title)}</title>',
-        f'<desc id="chart{uid}-desc">{escape(description)}</desc>',
-        '<g class="grid">',
-    ]
-    bottom = frame.top + frame.plot_height
-    for value in range(0, y_top + 1, y_step):
-        y = y_at(value)
-        parts.append(
-            f'<line x1="{frame.left}" x2="{frame.width - frame.right}" '
-            f'y1="{_num(y)}" y2="{_num(y)}"/>'
-        )
-        parts.append(_text(frame.left - 5, y + 4, str(value), anchor="end"))
-    parts.append("</g>")
-
     x_step = nice_step(x_max, ticks=12) if x_max > 13 else 1
-    parts.append('<g class="axis">')
-    parts.append(
-        f'<line x1="{frame.left}" x2="{frame.width - frame.right}" y1="{bottom}" y2="{bottom}"/>'
-    )
     ticks = sorted({1, *range(x_step, x_max + 1, x_step)})
-    for x in ticks:
-        parts.append(_text(x_at(x), bottom + 14, str(x)))
-    parts.append("</g>")
-    parts.append(_text(frame.left + frame.plot_width / 2, frame.height - 4, x_label, css="label"))
-    parts.append(_y_label(frame, y_label))
-
-    if marker is not None and 1 <= marker <= x_max:
-        x = _num(x_at(marker))
-        parts.append(
-            f'<line class="marker" x1="{x}" x2="{x}" y1="{frame.top}" y2="{bottom}" '
-            'stroke-dasharray="4 3"/>'
-        )
-
-    # Every series shares the x positions: each is written out once, not once a point.
+    bottom = frame.plot_bottom
     xs = [_num(x_at(x)) for x in range(1, x_max + 1)]
+    lines = []
     for index, item in enumerate(series):
-        css = series_class(index)
-        dash = _dash(index)
-        points = " ".join(
-            [f"{x},{y}" for x, y in zip(xs, _heights(item.values, frame, y_top), strict=False)]
-        )
-        parts.append(
-            f'<polyline class="series {css}" fill="none" stroke-width="3" '
-            f'stroke-linejoin="round" stroke-linecap="round"{dash} points="{points}">'
-            f"<title>{escape(item.name)}</title></polyline>"
-        )
+        points = " ".join(f"{x},{_num(y_at(y))}" for x, y in zip(xs, item.values, strict=False))
+        dot = None
         if item.values:
-            last_x, last_y = len(item.values), item.values[-1]
-            parts.append(
-                f'<circle class="dot {css}" cx="{_num(x_at(last_x))}" cy="{_num(y_at(last_y))}"'
-                ' r="3.5"/>'
-            )
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text piece above is escaped
-
-
-def _heights(values: Sequence[int], frame: Frame, y_top: int) -> list[str]:
-    """Each value's y, as ``_num`` writes it: a review's chart has 480 points (8 players ×
-    60 rounds), so the frame is read once and the formatting is inline, not a call a point."""
-    top, height = frame.top, frame.plot_height
-    return [f"{top + height * (1 - value / y_top):.1f}".removesuffix(".0") for value in values]
+            dot = (_num(x_at(len(item.values))), _num(y_at(item.values[-1])))
+        lines.append(Line(item.name, style(index), points, dot))
+    return Chart(
+        uid=next(_ids),
+        frame=frame,
+        title=title,
+        description=description,
+        y_label=_y_label(frame, y_label),
+        grid=_grid(frame, y_top, y_step),
+        x_ticks=[Label(_num(x_at(x)), _num(bottom + 14), str(x)) for x in ticks],
+        x_label=Label(_num(frame.left + frame.plot_width / 2), _num(frame.height - 4), x_label),
+        marker=_num(x_at(marker)) if marker is not None and 1 <= marker <= x_max else None,
+        lines=lines,
+    )
 
 
 def bar_chart(
@@ -198,44 +211,26 @@ def bar_chart(
     description: str,
     y_label: str,
     frame: Frame | None = None,
-) -> SafeString:
-    """One bar per value, oldest on the left; highlighted bars get the ``won`` class."""
+) -> Chart:
+    """One bar per value, oldest on the left; highlighted bars are marked ``won``."""
     frame = frame or Frame(height=170, bottom=22)
     highest = max(values, default=0)
     y_step = nice_step(max(highest, 1), ticks=4)
     y_top = max(y_step, math.ceil(highest / y_step) * y_step)
     slot = frame.plot_width / max(len(values), 1)
-    bar = max(2.0, slot * 0.7)
-    bottom = frame.top + frame.plot_height
-
-    uid = next(_ids)
-    parts = [
-        f'<svg class="chart bars" viewBox="0 0 {frame.width} {frame.height}" role="img" '
-        f'aria-labelledby="chart{uid}-title chart{uid}-desc" font-size="11">',
-        f'<title id="chart{uid}-title">{escape(title)}</title>',
-        f'<desc id="chart{uid}-desc">{escape(description)}</desc>',
-        '<g class="grid">',
-    ]
-    for value in range(0, y_top + 1, y_step):
-        y = frame.top + frame.plot_height * (1 - value / y_top)
-        parts.append(
-            f'<line x1="{frame.left}" x2="{frame.width - frame.right}" '
-            f'y1="{_num(y)}" y2="{_num(y)}"/>'
-        )
-        parts.append(_text(frame.left - 5, y + 4, str(value), anchor="end"))
-    parts.append("</g>")
+    width = max(2.0, slot * 0.7)
+    bars = []
     for index, (value, won) in enumerate(zip(values, highlighted, strict=True)):
         height = frame.plot_height * value / y_top
-        x = frame.left + index * slot + (slot - bar) / 2
-        css = "bar won" if won else "bar"
-        parts.append(
-            f'<rect class="{css}" x="{_num(x)}" y="{_num(bottom - height)}" '
-            f'width="{_num(bar)}" height="{_num(height)}" rx="2"><title>{value}</title></rect>'
-        )
-    parts.append(
-        f'<line class="baseline" x1="{frame.left}" x2="{frame.width - frame.right}" '
-        f'y1="{bottom}" y2="{bottom}"/>'
+        x = frame.left + index * slot + (slot - width) / 2
+        y = frame.plot_bottom - height
+        bars.append(Bar(value, won, _num(x), _num(y), _num(width), _num(height)))
+    return Chart(
+        uid=next(_ids),
+        frame=frame,
+        title=title,
+        description=description,
+        y_label=_y_label(frame, y_label),
+        grid=_grid(frame, y_top, y_step),
+        bars=bars,
     )
-    parts.append(_y_label(frame, y_label))
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - every text piece above is escaped

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from functools import cache
-
-from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 ROW_LABELS = {
     "ones": _("Ones"),
@@ -63,46 +61,22 @@ MODE_LABELS = {
 
 
 def row_label(ruleset: str, row: str) -> str:
-    """The row's label in the active language (read once per language: every sheet
-    shows 13 to 17 of them, and a catalogue lookup costs more than the rest of a cell)."""
-    return row_labels(ruleset).get(row, row)
-
-
-def row_labels(ruleset: str) -> dict[str, str]:
-    """Every row's label in the active language: ``row_label`` for a whole sheet."""
-    known = ruleset if ruleset in FIVE_OF_A_KIND_LABELS else ""
-    return _row_labels(get_language(), known)
-
-
-@cache
-def _row_labels(language: str | None, ruleset: str) -> dict[str, str]:
-    """Every row's label in ``language``, the active one when called (catalogues do not
-    change while the site runs)."""
-    labels = {row: str(label) for row, label in ROW_LABELS.items()}
-    labels["five_of_a_kind"] = str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
-    return labels
+    """The row's label in the active language (the key itself if unknown)."""
+    if row == "five_of_a_kind":
+        return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
+    return str(ROW_LABELS.get(row, row))
 
 
 def column_label(column: str) -> str:
-    """The column's name in the active language (read once per language: a sheet shows
-    one for each of its up to 32 columns); the key itself if unknown."""
-    return _in_language(get_language(), "column").get(column, column)
+    """The column's name in the active language (the key itself if unknown)."""
+    return str(COLUMN_LABELS.get(column, column))
 
 
 def ruleset_short(ruleset: str) -> str:
     """The rule set's short name in the active language (the key itself if unknown)."""
-    return _in_language(get_language(), "ruleset").get(ruleset, ruleset)
+    return str(RULESET_SHORT.get(ruleset, ruleset))
 
 
 def mode_labels() -> list[tuple[str, str]]:
     """(entry mode, its name in the active language), in the order the switch shows them."""
-    return list(_in_language(get_language(), "mode").items())
-
-
-_TABLES = {"column": COLUMN_LABELS, "ruleset": RULESET_SHORT, "mode": MODE_LABELS}
-
-
-@cache
-def _in_language(language: str | None, table: str) -> dict[str, str]:
-    """A table of labels read in ``language``, the active one when called."""
-    return {key: str(label) for key, label in _TABLES[table].items()}
+    return [(mode, str(label)) for mode, label in MODE_LABELS.items()]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 
 from games import labels
@@ -25,6 +27,8 @@ class CellView:
     state: str  # playable | current | locked | open | filled | crossed
     preview: int | None = None
     player: int = 0
+    #: The value picker of this cell (value mode, on a player's page), else "".
+    url: str = ""
 
     @property
     def playable(self) -> bool:
@@ -48,6 +52,15 @@ class ColumnView:
     total: int
     max_min_void: bool
 
+    @property
+    def progress(self) -> str:
+        """Ahead (+4) or behind (−6) three of each face, until the bonus is earned."""
+        if self.bonus or not self.upper_progress:
+            return ""
+        if self.upper_progress > 0:
+            return f"+{self.upper_progress}"
+        return f"−{-self.upper_progress}"
+
 
 @dataclass(slots=True)
 class RowView:
@@ -55,6 +68,8 @@ class RowView:
     label: str
     section: str
     cells: list[CellView]
+    #: The last row of its section ("upper", "middle"), which the section's sums follow.
+    ends: str = ""
 
 
 @dataclass(slots=True)
@@ -85,6 +100,8 @@ class Sheet:
     multi_column: bool
     has_joker: bool
     has_middle: bool
+    #: Whether playable cells score (a player's page in dice or virtual mode).
+    scoring: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
@@ -98,18 +115,6 @@ class Sheet:
     @property
     def ranking(self) -> list[PlayerView]:
         return sorted(self.players, key=lambda p: (p.rank, p.index))
-
-    @property
-    def upper_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "upper"]
-
-    @property
-    def middle_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "middle"]
-
-    @property
-    def lower_rows(self) -> list[RowView]:
-        return [r for r in self.rows if r.section == "lower"]
 
 
 def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], int]:
@@ -134,7 +139,12 @@ def build(
     pending: dict[str, Any] | None = None,
     view: str | None = None,
     focus: int | None = None,
+    *,
+    pick_url: str | None = None,
+    scoring: bool = False,
 ) -> Sheet:
+    """The sheet of ``game``. On a player's page, ``pick_url`` (value mode) is the value
+    picker's URL each playable cell links to; ``scoring`` (dice modes): its cells score."""
     current = game.current_player
     view = view if view in ("table", "focus") else default_view(game)
     if focus is None or not 0 <= focus < len(game.players):
@@ -164,7 +174,9 @@ def build(
                         state = "open"
                 else:
                     state = "locked" if ordered else "open"
-                cells[row] = CellView(column, row, box.value, state, preview, player)
+                cell = cells[row] = CellView(column, row, box.value, state, preview, player)
+                if pick_url and cell.playable:
+                    cell.url = f"{pick_url}?{urlencode({'column': column, 'row': row})}"
             columns.append(
                 ColumnView(
                     player=player,
@@ -185,12 +197,15 @@ def build(
             )
 
     key = game.ruleset.key
-    row_labels = labels.row_labels(key)
     rows = []
     for row in game.rows:
         section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
-        label = row_labels.get(row, row)
+        label = labels.row_label(key, row)
+        if rows and rows[-1].section != section:
+            rows[-1].ends = rows[-1].section
         rows.append(RowView(row, label, section, [c.cells[row] for c in columns]))
+    if rows:
+        rows[-1].ends = rows[-1].section
     players = [
         PlayerView(
             index=i,
@@ -219,8 +234,36 @@ def build(
         multi_column=len(game.columns) > 1,
         has_joker=game.ruleset.joker,
         has_middle=any(r in MIDDLE for r in game.rows),
+        scoring=scoring,
         previews=previews,
     )
+
+
+#: The URLs of an evening (the others are a game's: they take its number too).
+EVENING_URLS = {"evening", "evening_games", "board", "watch_evening_games", "watch_board"}
+
+
+class GameUrls:
+    """A game's links for its templates: ``urls.undo`` is ``reverse("undo", args=[token,
+    number])``, reversed on first use and kept for the render. ``watch_*`` names take the
+    spectator token, the others the edit token: on a spectator's page (``evening`` without
+    an edit token) an edit link fails to render rather than leak the token."""
+
+    def __init__(self, evening: Any, number: int) -> None:
+        self._evening = evening
+        self._number = number
+
+    def __getattr__(self, name: str) -> str:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            token = self._evening.view_token if name.startswith("watch_") else self._evening.token
+        except AttributeError:
+            raise NoReverseMatch(f"No edit link on a spectator's page: {name}") from None
+        args = [token] if name in EVENING_URLS else [token, self._number]
+        url = reverse(name, args=args)
+        setattr(self, name, url)
+        return url
 
 
 def explain(error: IllegalMove, ruleset: str = "") -> str:

@@ -14,20 +14,23 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import conflicts, game_html, known, labels, models, services
+from games import conflicts, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
-from games.links import GameUrls, game_url
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
 from games.rules.rulesets import UPPER_FACE
-from games.sheet import build, describe_turn, explain
+from games.sheet import GameUrls, build, describe_turn, explain
 
 GAME_TEMPLATE = "games/game.html"
+#: What htmx swaps: the whole game (#game), or the panel under the sheet (#panel).
+GAME_PARTIAL = "games/partials/game.html"
+PANEL_PARTIAL = "games/partials/panel.html"
 VIEW_COOKIE = "sheet_view"
 
 
@@ -54,7 +57,7 @@ def _int(value: str | None) -> int | None:
 
 
 def _game_url(game: models.Game) -> str:
-    return game_url("sheet", game.evening.token, game.number)
+    return reverse("sheet", args=[game.evening.token, game.number])
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -64,21 +67,39 @@ def _context(
     request: HtmxHttpRequest,
     game: models.Game,
     loaded: services.LoadedGame | None = None,
+    *,
+    evening: Any = None,
+    read_only: bool = False,
     **extra: Any,
 ) -> dict[str, Any]:
+    """What the game page and its partials show. ``evening``: the one shown (a spectator
+    page's ``Watched``, which has no edit token), the game's own by default."""
     loaded = loaded or services.load(game)
+    evening = evening or game.evening
+    # The game's links, each reversed once however often the page shows it.
+    urls = GameUrls(evening, game.number)
     view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
-    sheet = build(loaded.state, game.pending, view, _int(request.GET.get("p")))
+    sheet = build(
+        loaded.state,
+        game.pending,
+        view,
+        _int(request.GET.get("p")),
+        pick_url=None if read_only or game.entry_mode != "value" else urls.pick,
+        scoring=not read_only and game.entry_mode != "value",
+    )
     state = loaded.state
+    rolls_left = _rolls_left(game.pending or {}, state)
     current = state.current_player
     later = None
     if state.finished:
         later = game.evening.games.filter(number__gt=game.number).order_by("number").first()
     return {
         "game": game,
-        "evening": game.evening,
-        # The game's links, each reversed once however often the page shows it.
-        "urls": GameUrls(game.evening, game.number),
+        "evening": evening,
+        "read_only": read_only,
+        "urls": urls,
+        # The sheet's own address: the spectator's on a read-only page.
+        "sheet_url": urls.watch_sheet if read_only else urls.sheet,
         "sheet": sheet,
         "pending": game.pending or {},
         "can_undo": loaded.turns > 0,
@@ -87,7 +108,9 @@ def _context(
         "next_game": later,
         "current_player": current,
         "modes": labels.mode_labels(),
-        "rolls_left": _rolls_left(game.pending or {}, state),
+        "rolls_left": rolls_left,
+        "rolls_left_text": ngettext("%(n)s roll left", "%(n)s rolls left", rolls_left)
+        % {"n": rolls_left},
         "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
         "held_dice": list(
             zip(
@@ -141,12 +164,8 @@ def _respond(
 
 
 def render_game(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """The game partial, for htmx: built in Python in the usual states
-    (``game_html.htmx_answer``), through the template in the others."""
-    html = game_html.htmx_answer(request, context)
-    if html is None:
-        return render(request, GAME_TEMPLATE + "#game", context, status=status)
-    return HttpResponse(html, status=status)
+    """The game partial (#game), for htmx."""
+    return render(request, GAME_PARTIAL, context, status=status)
 
 
 def _refused(request: HtmxHttpRequest, game: models.Game, error: IllegalMove) -> HttpResponse:
@@ -264,7 +283,7 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "player_name": state.players[state.current_player],
     }
     context = _context(request, game, loaded, picker=picker)
-    template = GAME_TEMPLATE + "#panel" if request.htmx else GAME_TEMPLATE
+    template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
     return render(request, template, context)
 
 
@@ -349,7 +368,7 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     if request.method == "GET":
         context = _context(request, game, confirm_reset=True)
-        template = GAME_TEMPLATE + "#panel" if request.htmx else GAME_TEMPLATE
+        template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
     version = _int(request.POST.get("version"))
     if version is None:

@@ -12,24 +12,27 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import segno
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils.http import content_disposition_header
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import board_html, charts, known, labels, links, models, review_html, services, tally
+from games import charts, known, labels, models, services, tally
 from games import views as table
 from games.sheet import build, describe_turn
 
 HtmxHttpRequest = table.HtmxHttpRequest
 GAME_TEMPLATE = table.GAME_TEMPLATE
+BOARD_TEMPLATE = "evenings/board.html"
+#: What the leaderboard's poll swaps in.
+BOARD_PARTIAL = "evenings/partials/board.html"
 HISTORY_PAGE_SIZE = 20
 RECENT_GAMES = 20
 
@@ -44,10 +47,10 @@ class Access:
     read_only: bool
     token: str
 
-    def url(self, name: str, number: int = 0) -> str:
-        """The URL ``name`` of this evening, or of its game ``number``, as ``reverse`` gives
-        it (built from its pattern: a leaderboard or a review links to a dozen)."""
-        return links.game_url(f"watch_{name}" if self.read_only else name, self.token, number)
+    def url(self, name: str, number: int | None = None) -> str:
+        """The URL ``name`` of this evening, or of its game ``number``."""
+        args = [self.token] if number is None else [self.token, number]
+        return reverse(f"watch_{name}" if self.read_only else name, args=args)
 
     @property
     def lookup(self) -> dict[str, str]:
@@ -122,14 +125,6 @@ def _int(value: str | None, default: int) -> int:
 # --- the evening page: sharing and its games --------------------------------------------------
 
 
-def _qr(url: str, label: str) -> SafeString:
-    # segno writes presentation attributes only (fill=, stroke=), which the CSP allows.
-    svg = segno.make(url, error="m").svg_inline(
-        scale=1, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr", title=label
-    )
-    return mark_safe(svg.replace("<svg ", '<svg role="img" ', 1))  # noqa: S308 - segno escapes the title; the rest is path data
-
-
 def _game_summaries(games: list[services.LoadedGame], access: Access) -> list[dict[str, Any]]:
     summaries = []
     for game in reversed(games):
@@ -162,12 +157,11 @@ def _evening_page(request: HtmxHttpRequest, access: Access) -> HttpResponse:
         "board_url": access.url("board"),
         "big_url": access.url("board") + "?big=1",
     }
+    # The template draws each link's QR code (the qr_code global, scorepad/jinja2.py).
     watch = reverse("watch_evening", args=[evening.view_token])
     context["watch_url"] = request.build_absolute_uri(watch)
-    context["watch_qr"] = _qr(context["watch_url"], _("Spectator link"))
     if not access.read_only:
         context["edit_url"] = request.build_absolute_uri(reverse("evening", args=[evening.token]))
-        context["edit_qr"] = _qr(context["edit_url"], _("Edit link"))
     return _remember(request, render(request, "evenings/evening.html", context), access)
 
 
@@ -196,18 +190,15 @@ def watch_evening(request: HtmxHttpRequest, view_token: str) -> HttpResponse:
 
 
 def _sheet_context(request: HtmxHttpRequest, game: models.Game, access: Access) -> dict[str, Any]:
-    context = table._context(request, game)
-    if access.read_only:
-        context["evening"] = _shown(game.evening, access)
-        context["read_only"] = True
-    return context
+    evening = _shown(game.evening, access)
+    return table._context(request, game, evening=evening, read_only=access.read_only)
 
 
 @require_GET
 def watch_sheet(request: HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     access = Access(True, view_token)
     game = _game(access, number, entries=True)
-    template = GAME_TEMPLATE + "#game" if request.htmx else GAME_TEMPLATE
+    template = table.GAME_PARTIAL if request.htmx else GAME_TEMPLATE
     response = render(request, template, _sheet_context(request, game, access))
     if request.GET.get("view") in ("table", "focus"):
         response.set_cookie(
@@ -258,24 +249,61 @@ def _board_context(
 ) -> dict[str, Any]:
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
-    # Spectators get names without links: the statistics read this browser's evenings.
-    lines = (
-        (line, None if access.read_only else links.player_url(line.name)) for line in board.lines
-    )
     latest = board.latest
+    finished = len(board.finished)
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     return {
         "evening": _shown(evening, access),
         "read_only": access.read_only,
         "big": big,
-        "tally_rows": board_html.tally_rows(lines),
-        "finished_count": len(board.finished),
+        # Spectators get names without links: the statistics read this browser's evenings.
+        "tally_rows": [_tally_row(line, not access.read_only) for line in board.lines],
+        "finished_count": finished,
+        "finished_text": ngettext(
+            "Only finished games count: %(n)s so far.",
+            "Only finished games count: %(n)s so far.",
+            finished,
+        )
+        % {"n": finished},
         "current": _now_playing(board.current, access),
         "latest_url": access.url("sheet", latest.record.number) if latest else None,
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
         "poll_url": poll_url + ("&big=1" if big else ""),
     }
+
+
+@dataclass(frozen=True)
+class TallyRow:
+    """A line of the leaderboard's tally: the player's sums, their statistics' link (not
+    for spectators), and the line under the name for narrow screens."""
+
+    line: tally.Line
+    url: str | None
+    details: str
+
+    @property
+    def leads(self) -> bool:
+        return self.line.rank == 1 and bool(self.line.wins)
+
+
+def _tally_row(line: tally.Line, linked: bool) -> TallyRow:
+    # The details: "3 games · avg 212 · best 245 · 2 bonuses".
+    parts = [ngettext("%(n)s game", "%(n)s games", line.games) % {"n": line.games}]
+    if line.games:
+        average, best = _("avg"), _("best")
+        parts.append(f"{average} {floatformat(line.average, 0)}")
+        parts.append(f"{best} {line.best}")
+        if line.bonuses:
+            parts.append(
+                ngettext("%(n)s bonus", "%(n)s bonuses", line.bonuses) % {"n": line.bonuses}
+            )
+        if line.yahtzees:
+            parts.append(
+                ngettext("%(n)s Yahtzee", "%(n)s Yahtzees", line.yahtzees) % {"n": line.yahtzees}
+            )
+    url = reverse("player_stats", args=[line.name]) if linked else None
+    return TallyRow(line, url, " · ".join(parts))
 
 
 def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, Any] | None:
@@ -291,7 +319,10 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
         "number": game.record.number,
         "round": state.round,
         "rounds": state.rounds,
-        "totals": board_html.now_totals(state.players, state.totals(), state.current_player),
+        "players": [
+            {"index": index, "name": name, "total": total, "current": index == state.current_player}
+            for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
+        ],
         "url": access.url("sheet", game.record.number),
     }
 
@@ -299,7 +330,7 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
 def _board(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     evening, games = _open_with_games(access)
     context = _board_context(request, evening, games, access)
-    template = "evenings/board.html#board" if request.htmx else "evenings/board.html"
+    template = BOARD_PARTIAL if request.htmx else BOARD_TEMPLATE
     return _remember(request, render(request, template, context), access)
 
 
@@ -322,7 +353,7 @@ def _board_poll(request: HtmxHttpRequest, access: Access) -> HttpResponse:
         return HttpResponse(status=204)
     evening, games = _open_with_games(access)
     context = _board_context(request, evening, games, access)
-    return render(request, "evenings/board.html#board", context)
+    return render(request, BOARD_PARTIAL, context)
 
 
 @require_GET
@@ -384,14 +415,13 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
         "step_last": step(count) if turn < count else None,
         "described": (describe_turn(state, last) if last else None),
         "chart": _running_totals_chart(state.players, running, turn),
-        "legend": review_html.legend(state.players, state.totals()),
-        "grand_totals": review_html.grand_totals(sheet.players),
+        "legend": [
+            {"name": name, "total": total, "style": charts.style(index)}
+            for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
+        ],
         "final": state.finished,
-        "player_strip": (
-            review_html.player_strip(sheet.players, f"{base}?turn={turn}")
-            if sheet.view == "focus"
-            else ""
-        ),
+        # The focus view's strip links to the step shown, with another player.
+        "step_url": f"{base}?turn={turn}",
         "sheet_url": access.url("sheet", number),
         "export_url": access.url("export", number),
         "games_url": access.url("evening_games"),
@@ -400,7 +430,9 @@ def _review(request: HtmxHttpRequest, access: Access, number: int) -> HttpRespon
     return render(request, "evenings/review.html", context)
 
 
-def _running_totals_chart(names: Sequence[str], running: list[list[int]], turn: int) -> SafeString:
+def _running_totals_chart(
+    names: Sequence[str], running: list[list[int]], turn: int
+) -> charts.Chart:
     """One line a player through the game, the round of the step shown marked."""
     return charts.line_chart(
         [charts.Series(name, values) for name, values in zip(names, running, strict=True)],

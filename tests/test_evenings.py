@@ -5,18 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.template.defaultfilters import floatformat
 from django.test import Client
-from django.urls import reverse
-from django.utils import translation
-from django.utils.formats import get_format
+from django.urls import NoReverseMatch, reverse
 from evening_support import again, best, by_player, cross, evening, least, play
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from games import known, models, services
-from games.board_html import average
 from games.rules import Move
+from games.sheet import GameUrls
+from games.views_evening import Watched
 
 pytestmark = pytest.mark.django_db
 
@@ -449,16 +445,10 @@ def test_the_board_marks_who_is_to_play_in_the_game_being_played(client: Client)
     assert current == ["Bob"]
 
 
-@settings(max_examples=300, deadline=None)
-@given(
-    total=st.integers(min_value=0, max_value=60 * 1600),
-    games=st.integers(min_value=1, max_value=60),
-    places=st.sampled_from([0, 1]),
-    language=st.sampled_from(["en", "fr"]),
-)
-def test_the_boards_averages_read_as_floatformat_writes_them(
-    total: int, games: int, places: int, language: str
-) -> None:
-    with translation.override(language):
-        separator = get_format("DECIMAL_SEPARATOR")
-        assert average(total / games, places, separator) == floatformat(total / games, places)
+def test_a_spectators_page_cannot_render_an_edit_link() -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", {}, "value", 0)
+    shown = Watched(game.evening.name, game.evening.view_token, game.evening.created_at)
+    urls = GameUrls(shown, game.number)
+    assert urls.watch_sheet == reverse("watch_sheet", args=[game.evening.view_token, 1])
+    with pytest.raises(NoReverseMatch):
+        urls.score  # noqa: B018

@@ -105,7 +105,7 @@ def test_two_phones_scoring_the_same_cell_store_one_entry_and_tell_the_other() -
         assert statuses == [200, 409]
         loser = first if first.status_code == 409 else second
         text = loser.content.decode()
-        assert f"Ana{round_}&#x27;s Fives was just scored on another phone." in text
+        assert f"Ana{round_}&#39;s Fives was just scored on another phone." in text
         assert 'id="game"' in text  # the refreshed sheet comes with the refusal
         game = fresh(game)
         assert f'data-version="{game.version}"' in text
@@ -124,7 +124,7 @@ def test_two_phones_scoring_different_cells_of_one_turn_store_one_entry() -> Non
     loser = first if first.status_code == 409 else second
     stored = fresh(game).entries.get()
     label = "Fives" if stored.row == "fives" else "Chance"
-    message = f"the last score is Ana&#x27;s {label}, and it is Bob&#x27;s turn."
+    message = f"the last score is Ana&#39;s {label}, and it is Bob&#39;s turn."
     assert message in loser.content.decode()
     assert_consistent(game)
 
@@ -174,7 +174,7 @@ def test_it_refuses_an_undo_from_an_older_sheet_and_undoes_nothing() -> None:
     response = Client().post(url(game, "undo"), {"version": game.version - 1}, headers=HTMX)
     assert response.status_code == 409
     assert "Nothing was undone" in response.content.decode()
-    assert "Bob&#x27;s Twos" in response.content.decode()
+    assert "Bob&#39;s Twos" in response.content.decode()
     assert fresh(game).entries.count() == 2
 
 
@@ -220,7 +220,7 @@ def test_an_undo_and_a_score_racing_leave_a_consistent_game() -> None:
             winners.add("undo")
             # The refused score is told what is sure: the last score and whose turn it is.
             told = score.content.decode()
-            assert f"the last score is Ana{attempt}&#x27;s Ones, and it is Bob&#x27;s turn" in told
+            assert f"the last score is Ana{attempt}&#39;s Ones, and it is Bob&#39;s turn" in told
             assert [(e.player_id, e.row) for e in loaded.entries] == [
                 (loaded.seats[0].player_id, "ones")
             ]
@@ -298,7 +298,7 @@ def test_a_repeated_score_is_not_a_replay_once_the_sheet_moved_on() -> None:
     play(game, (1, "ones", 1))
     response = Client().post(url(game, "score"), form, headers=HTMX)
     assert response.status_code == 409
-    assert "Ana&#x27;s Fives was just scored on another phone." in response.content.decode()
+    assert "Ana&#39;s Fives was just scored on another phone." in response.content.decode()
     assert fresh(game).entries.count() == 2
 
 

@@ -1,22 +1,29 @@
-"""Every message the Python code translates is in the French catalogue, and stays there.
+"""Every message the Python code and the templates translate is in the French catalogue.
 
-Parts of the pages are built in Python (games/*_html.py). ``makemessages`` finds their
-messages with xgettext, which does not see a call inside an f-string: a message read
-there would drop out of the catalogue at the next ``make messages``, and the page would
-switch to English mid-sentence. Both halves are checked: no such call, every message
-present and translated.
+``make messages`` extracts the Python code's messages with xgettext and the templates'
+(Jinja2, ``{{ _("…") }}``) through Django's templatize, as it reads every .html file; a
+message either misses would leave the catalogue and the page would switch to English.
 """
 
 from __future__ import annotations
 
 import ast
 import gettext
+import re
 from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils.translation.template import templatize
+
+from games import services
 
 GAMES = Path(settings.BASE_DIR) / "games"
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+#: A message call as templatize writes it out: `` _("…") ``.
+TEMPLATE_CALL = re.compile(r"""\b_\(((?:"(?:[^"\\]|\\.)*")|(?:'(?:[^'\\]|\\.)*'))\)""")
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.mo"
 #: Calls whose first argument(s) are messages (N_ marks a message translated later).
 SINGULAR = {"gettext", "gettext_lazy", "_", "N_", "gettext_noop"}
@@ -54,19 +61,6 @@ def _catalogue() -> dict:
         return gettext.GNUTranslations(handle)._catalog  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("path", _sources(), ids=lambda p: str(p.relative_to(GAMES)))
-def test_no_message_is_translated_inside_an_f_string(path: Path) -> None:
-    tree = ast.parse(path.read_text(), str(path))
-    hidden = [
-        f"line {call.lineno}: {_name(call)}(…)"
-        for fstring in ast.walk(tree)
-        if isinstance(fstring, ast.JoinedStr)
-        for call in ast.walk(fstring)
-        if isinstance(call, ast.Call) and _name(call) in SINGULAR | PLURAL | CONTEXT
-    ]
-    assert not hidden, f"read the message outside the f-string (makemessages skips it): {hidden}"
-
-
 def test_every_message_of_the_python_code_has_a_french_translation() -> None:
     catalogue = _catalogue()
     missing = []
@@ -81,32 +75,40 @@ def test_every_message_of_the_python_code_has_a_french_translation() -> None:
     assert not missing, missing
 
 
-def test_words_read_once_per_language_follow_the_active_language() -> None:
-    # Row labels, the game partial's, the sheet's, the leaderboard's and the review's words are
-    # kept per language after their first read.
-    from django.utils import translation
+def _template_messages(path: Path) -> set[str]:
+    """The messages ``makemessages`` reads in a template: through Django's templatize, as
+    it reads every .html file (``{{ _("…") }}``, also inside ``{% set %}``)."""
+    code = templatize(path.read_text(), origin=str(path))
+    return {ast.literal_eval(literal) for literal in TEMPLATE_CALL.findall(code)}
 
-    from games.board_html import _board_words
-    from games.game_html import _words
-    from games.labels import column_label, mode_labels, row_label
-    from games.review_html import _words as review_words
-    from games.sheet_html import _words as sheet_words
 
-    cases = [
-        ("en", "Fives", "Game", "Upper", "Down", "Values"),
-        ("fr", "Cinq", "Partie", "Haut", "Descendante", "Valeurs"),
-    ] * 2
-    for language, fives, game, upper, down, values in cases:
-        with translation.override(language):
-            assert row_label("yams-columns", "fives") == fives
-            assert _words(translation.get_language())["menu"] == game
-            assert sheet_words(translation.get_language())["upper"] == upper
-            assert column_label("down") == down
-            assert mode_labels()[0] == ("value", values)
-    for language, tally, step in [
-        ("en", "Tally", "Next"),
-        ("fr", "Classement de la soirée", "Avancer"),
-    ] * 2:
-        with translation.override(language):
-            assert _board_words(translation.get_language())["tally"] == tally
-            assert review_words(translation.get_language())["next"] == step
+def test_every_message_of_the_templates_has_a_french_translation() -> None:
+    catalogue = _catalogue()
+    missing = []
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        missing += [(path.name, m) for m in _template_messages(path) if not catalogue.get(m)]
+    assert not missing, missing
+
+
+def test_the_templates_messages_are_found_as_makemessages_finds_them() -> None:
+    # A call templatize does not see (a call with arguments, a Jinja {% trans %} block)
+    # would leave the catalogue at the next `make messages`: the page would switch to
+    # English mid-sentence.
+    for path in sorted(TEMPLATES.rglob("*.html")):
+        text = path.read_text()
+        assert "{% trans" not in text and "ngettext(" not in text, path
+        calls = len(re.findall(r"\b_\(", text))
+        assert calls == len(TEMPLATE_CALL.findall(templatize(text, origin=str(path)))), path
+
+
+@pytest.mark.django_db
+def test_a_french_game_page_is_in_french(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", {}, "dice", 0)
+    page = client.get(
+        reverse("sheet", args=[game.evening.token, game.number]),
+        headers={"accept-language": "fr"},
+    ).content.decode()
+    for english in ("Score sheet", "Upper", "Leaderboard", "tap the five dice", "Undo"):
+        assert english not in page
+    for french in ("Partie", "Haut", "Annuler"):
+        assert french in page

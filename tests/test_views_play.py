@@ -124,7 +124,7 @@ def test_it_refuses_a_filled_cell(client: Client) -> None:
     play(game, "ones", value=2)
     before = snapshot(game)
     response = score(client, game, player=0, row="ones", choice="v:4")
-    assert_refused(response, game, before, "Ann&#x27;s Ones (Free) is already filled.")
+    assert_refused(response, game, before, "Ann&#39;s Ones (Free) is already filled.")
     assert "<html" not in response.content.decode()
 
 
@@ -151,7 +151,7 @@ def test_it_refuses_the_wrong_players_turn(client: Client) -> None:
     game = new_game()
     before = snapshot(game)
     response = score(client, game, player=1, row="ones", choice="v:1")
-    assert_refused(response, game, before, "It is Ann&#x27;s turn, not Bob&#x27;s.")
+    assert_refused(response, game, before, "It is Ann&#39;s turn, not Bob&#39;s.")
 
 
 def test_it_refuses_a_value_not_offered(client: Client) -> None:
@@ -271,7 +271,7 @@ def test_undo_reopens_the_last_cell(client: Client) -> None:
     version = fresh(game).version
     response = client.post(url(game, "undo"), {"version": version}, headers=HTMX)
     assert response.status_code == 200
-    assert "Undone: Ann&#x27;s Ones is open again." in response.content.decode()
+    assert "Undone: Ann&#39;s Ones is open again." in response.content.decode()
     assert models.Entry.objects.filter(game=game).count() == 0
     assert fresh(game).version == version + 1
 
