@@ -8,8 +8,9 @@ scenarios make them). The load is an open loop (bench/load.py ``run_open``): eve
 is sent at its fixed time whatever the answers, and its latency runs from that time.
 
 The tables are stepped up (10, 20, 40, … tables, a short step each) until the p99 latency
-passes 100 ms or an answer is not the expected one, then refined between the last step
-that held and the first that did not. The last step that held is the capacity. Tables are
+passes 100 ms or an answer is not the expected one (a step that misses by a spike is run
+once more), then refined between the last step that held and the first that did not. The
+last step that held is the capacity. Tables are
 seeded as the steps need them, while the server is idle, and kept from step to step.
 """
 
@@ -39,6 +40,8 @@ MOST = int(os.getenv("BENCH_CAPACITY_MOST", "1280"))
 REFINE = int(os.getenv("BENCH_CAPACITY_REFINE", "2"))
 WARMUP = float(os.getenv("BENCH_CAPACITY_WARMUP", "2"))
 SECONDS = float(os.getenv("BENCH_CAPACITY_SECONDS", "8"))
+#: Seconds after a step's last scheduled time before what is still unsent counts as lost.
+GRACE = float(os.getenv("BENCH_CAPACITY_GRACE", "2"))
 #: Connections the open loop sends on: far more than 2 sync workers take at once, so a
 #: request waits for the server, not for a free client.
 CLIENTS = int(os.getenv("BENCH_CAPACITY_CLIENTS", "16"))
@@ -175,10 +178,10 @@ def measure(port: int) -> dict:
         client.send(Request("GET", tables.first_path))
     steps: list[dict] = []
 
-    def step(count: int) -> bool:
+    def step(count: int, again: bool = True) -> bool:
         tables.ensure(count)
         schedule = tables.schedule(count, WARMUP + SECONDS)
-        result = run_open(f"{count} tables", clients, schedule, WARMUP, SECONDS)
+        result = run_open(f"{count} tables", clients, schedule, WARMUP, SECONDS, GRACE)
         row = _step_row(count, result)
         steps.append(row)
         log(
@@ -186,6 +189,10 @@ def measure(port: int) -> dict:
             f"  p99 {row['p99_ms']:7.2f} ms  errors {row['errors']}"
             f"  {'held' if row['held'] else 'did not hold'}"
         )
+        # The machine is shared: a step that missed by a spike (its median still well
+        # inside the limit) is run once more; one whose queue grew is not.
+        if not row["held"] and again and row["p50_ms"] <= P99_LIMIT_MS / 4:
+            return step(count, again=False)
         return row["held"]
 
     held, failed = 0, None
@@ -205,7 +212,7 @@ def measure(port: int) -> dict:
             held = middle
         else:
             failed = middle
-    best = next((row for row in steps if row["tables"] == held and row["held"]), None)
+    best = next((row for row in reversed(steps) if row["tables"] == held and row["held"]), None)
     return {
         "tables": held,
         "rps": best["rps"] if best else 0.0,
