@@ -65,9 +65,10 @@ messages: install
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
 
-# Performance (bench/run.py, under 5 minutes): gunicorn with production settings on SQLite,
+# Performance (bench/run.py, under 8 minutes): gunicorn with production settings on SQLite,
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
 # and dropped), each page's requests/s against a trivial view's; fails on a missed budget.
+# Then the capacity in live tables (bench/capacity.py), for the record.
 # First the rules engine's own speed (pytest-benchmark). Results: bench/results/latest.json.
 bench: install
 	@mkdir -p bench/results

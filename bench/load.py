@@ -11,6 +11,7 @@ import http.client
 import math
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
@@ -105,11 +106,15 @@ class Result:
         return self.requests / self.seconds if self.seconds else 0.0
 
     def percentile(self, p: float) -> float:
-        """The latency (seconds) that ``p`` percent of the requests did not exceed."""
-        if not self.latencies:
-            return float("nan")
-        rank = math.ceil(p / 100 * len(self.latencies))
-        return self.latencies[min(len(self.latencies), max(1, rank)) - 1]
+        return percentile(self.latencies, p)
+
+
+def percentile(latencies: list[float], p: float) -> float:
+    """The latency (seconds) that ``p`` percent of the (sorted) requests did not exceed."""
+    if not latencies:
+        return float("nan")
+    rank = math.ceil(p / 100 * len(latencies))
+    return latencies[min(len(latencies), max(1, rank)) - 1]
 
 
 def run(
@@ -174,4 +179,136 @@ def run(
         sorted(latencies),
         samples,
         exhausted=bool(counts["exhausted"]),
+    )
+
+
+# --- open loop: requests at fixed times, whatever the answers ------------------------------
+
+
+class Source:
+    """Something that sends at fixed times (a phone polling, a table scoring): the request
+    to send now (None: nothing more) and what to learn from its answer. The open loop never
+    sends two requests of one source at once (its lock), as a phone waits for its answer."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+    def request(self) -> Request | None:
+        raise NotImplementedError
+
+    def answered(self, answer: Answer) -> None:
+        pass
+
+
+@dataclass
+class OpenResult:
+    name: str
+    #: Requests scheduled in the measured window, and how many were answered as expected.
+    scheduled: int
+    requests: int
+    errors: int
+    seconds: float
+    #: Seconds from each request's scheduled time to its answer (expected answers only).
+    latencies: list[float]
+    error_samples: list[str] = field(default_factory=list)
+    #: "GET 204", "POST 200", …: how many measured requests were answered so.
+    answers: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def rps(self) -> float:
+        return self.requests / self.seconds if self.seconds else 0.0
+
+    def percentile(self, p: float) -> float:
+        return percentile(self.latencies, p)
+
+
+def run_open(
+    name: str,
+    clients: list[Client],
+    schedule: list[tuple[float, Source]],
+    warmup: float,
+    seconds: float,
+    grace: float = 5.0,
+) -> OpenResult:
+    """Send each ``(at, source)`` of ``schedule`` at ``at`` seconds from now, on whichever
+    client is free; a request's latency runs from its scheduled time, so a server that falls
+    behind shows in the latencies (the queue) rather than slowing the arrivals. Only the
+    requests scheduled after ``warmup`` count; one not sent within ``grace`` seconds after
+    the last scheduled time counts as an error, unsent."""
+    schedule = sorted(schedule, key=lambda item: item[0])
+    start = time.perf_counter() + 0.05
+    give_up = start + warmup + seconds + grace
+    lock = threading.Lock()
+    cursor = iter(schedule)
+    latencies: list[float] = []
+    counts = {"scheduled": 0, "ok": 0, "errors": 0}
+    samples: list[str] = []
+    answers: Counter[str] = Counter()
+
+    def drive(client: Client) -> None:
+        mine: list[float] = []
+        seen: Counter[str] = Counter()
+        scheduled = ok = errors = 0
+        while True:
+            with lock:
+                item = next(cursor, None)
+            if item is None:
+                break
+            at, source = item
+            due = start + at
+            measured = at >= warmup
+            delay = due - time.perf_counter()
+            if delay > 0:
+                time.sleep(delay)
+            with source.lock:
+                if time.perf_counter() > give_up:
+                    answer, request = None, None
+                else:
+                    request = source.request()
+                    if request is None:
+                        continue
+                    try:
+                        answer = client.send(request)
+                    except (http.client.HTTPException, OSError) as error:
+                        answer = Answer(599, str(error).encode(), {})
+                    source.answered(answer)
+            ended = time.perf_counter()
+            if not measured:
+                continue
+            scheduled += 1
+            if answer is not None and request is not None:
+                seen[f"{request.method} {answer.status}"] += 1
+            if answer is not None and request is not None and answer.status in request.expect:
+                ok += 1
+                mine.append(ended - due)
+            else:
+                errors += 1
+                if len(samples) < 3:
+                    samples.append(
+                        f"{request.method} {request.path} → {answer.status}"
+                        if answer is not None and request is not None
+                        else "not sent in time"
+                    )
+        client.close()
+        with lock:
+            latencies.extend(mine)
+            counts["scheduled"] += scheduled
+            counts["ok"] += ok
+            counts["errors"] += errors
+            answers.update(seen)
+
+    threads = [threading.Thread(target=drive, args=(c,), daemon=True) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(warmup + seconds + grace + 60)
+    return OpenResult(
+        name,
+        counts["scheduled"],
+        counts["ok"],
+        counts["errors"],
+        seconds,
+        sorted(latencies),
+        samples,
+        dict(sorted(answers.items())),
     )

@@ -3,8 +3,9 @@
 For each database it runs bench/session.py in a child process (its own DATABASE_URL),
 then prints one table — requests/s, p50 and p99 latency, and the ratio to the framework
 floor (a trivial view, /healthz) measured just before and just after each scenario in
-the same session — checks the budgets, writes bench/results/latest.json and exits
-non-zero when a budget is missed.
+the same session — and the capacity in live tables (bench/capacity.py), checks the
+budgets, writes bench/results/latest.json and exits non-zero when a budget is missed
+(the capacity has no budget: it is for the record).
 
 The PostgreSQL session uses a database of its own, ``scorepad_bench`` on 127.0.0.1:5432
 (user postgres, trust auth; BENCH_PG_URL overrides the server), created and dropped here.
@@ -151,6 +152,35 @@ def table(reports: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def capacity_table(reports: list[dict]) -> str:
+    """The live tables each database carried (bench/capacity.py), and the steps that led there."""
+    head = (
+        f"{'database':<10} {'live tables':>11} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8}"
+        f" {'floor':>7} {'ratio':>6}  steps (tables: p99 ms, ✗ = did not hold)"
+    )
+    lines = [
+        "Capacity: live tables (4 phones polling every 2 s, a score every 10 s), open loop,"
+        " while p99 ≤ 100 ms and no errors",
+        head,
+        "-" * len(head),
+    ]
+    for report in reports:
+        live = report.get("capacity")
+        if not live:
+            continue
+        steps = " ".join(
+            f"{s['tables']}:{s['p99_ms']:.0f}{'' if s['held'] else '✗'}" for s in live["steps"]
+        )
+        ratio = f"{live['ratio']:.2f}" if live.get("ratio") is not None else "?"
+        p50 = f"{live['p50_ms']:.2f}" if live["p50_ms"] is not None else "—"
+        p99 = f"{live['p99_ms']:.2f}" if live["p99_ms"] is not None else "—"
+        lines.append(
+            f"{report['database']:<10} {live['tables']:>11} {live['rps']:>8.1f} {p50:>8}"
+            f" {p99:>8} {live['floor_rps']:>7.0f} {ratio:>6}  {steps}"
+        )
+    return "\n".join(lines)
+
+
 def engine_figures() -> dict[str, dict[str, float]]:
     """The engine benchmark `make bench` ran just before (bench/results/engine.json)."""
     path = RESULTS.parent / "engine.json"
@@ -187,6 +217,17 @@ def main() -> int:
         judge(report)
     log("")
     log(table(reports))
+    capacity = {
+        report["database"]: {
+            key: report["capacity"][key]
+            for key in ("tables", "rps", "floor_rps", "ratio", "p50_ms", "p99_ms", "table_rps")
+        }
+        for report in reports
+        if report.get("capacity")
+    }
+    if capacity:
+        log("")
+        log(capacity_table(reports))
     misses = [
         f"{report['database']} {r['name']}"
         for report in reports
@@ -204,6 +245,9 @@ def main() -> int:
         "load_average_before": round(load, 2),
         "seconds": round(time.perf_counter() - started, 1),
         "budgets": BUDGETS,
+        # Per database: live tables carried, the mix's requests/s and its ratio to the floor
+        # (the steps are in each report's "capacity").
+        "capacity": capacity,
         "reports": reports,
         "engine": engine,
     }

@@ -2,6 +2,7 @@
 
 Run by bench/run.py in a child process per database (DATABASE_URL and the production
 settings come from the environment); prints the results as one JSON document on stdout.
+After the scenarios, the capacity in live tables (bench/capacity.py).
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def main() -> None:
     from django.core.management import call_command
     from django.db import connection
 
-    from bench import scenarios
+    from bench import capacity, scenarios
 
     log(f"  migrating {connection.vendor} …")
     call_command("migrate", verbosity=0, interactive=False)
@@ -106,6 +107,7 @@ def main() -> None:
 
     server = start_gunicorn(Path(os.environ["BENCH_TMP"]) / f"gunicorn-{connection.vendor}.log")
     results = []
+    live = None
     try:
         plan: list[tuple[str, Callable]] = scenarios.plan(data)
         only = [name for name in os.getenv("BENCH_ONLY", "").split(",") if name]
@@ -139,6 +141,12 @@ def main() -> None:
             )
             results.append(row)
             before = after
+        if not only or "capacity" in only:
+            live = capacity.measure(server.port)
+            after = floor()
+            floors.append(after)
+            live["floor_rps"] = round((before.rps + after.rps) / 2, 1)
+            live["ratio"] = round(live["rps"] / live["floor_rps"], 3) if live["floor_rps"] else None
         everything = Result(
             "floor",
             sum(f.requests for f in floors),
@@ -150,7 +158,8 @@ def main() -> None:
     finally:
         server.stop()
         connection.close()
-    json.dump({"database": connection.vendor, "scenarios": results}, sys.stdout)
+    report = {"database": connection.vendor, "scenarios": results, "capacity": live}
+    json.dump(report, sys.stdout)
 
 
 def _row(result: Result, floor_rps: float) -> dict:

@@ -155,18 +155,16 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages compressed for phones on weak networks (a late 8-player sheet: 16 KB → 3 KB);
-    # below WhiteNoise, which serves its own precompressed files. BREACH: the CSRF token
-    # in a page is masked afresh on every response and Django pads the gzip stream with
-    # random bytes; the edit token only appears in pages requested with it. Django's
-    # middleware at a faster compression level (scorepad/middleware.py).
-    "scorepad.middleware.GZipMiddleware",
+    # Pages compressed for phones on weak networks (a late 8-player sheet: 16 KB → 3 KB),
+    # whatever proxy is in front; below WhiteNoise, which serves its own precompressed
+    # files. BREACH: the CSRF token in a page is masked afresh on every response and
+    # Django pads the gzip stream with random bytes; the edit token only appears in pages
+    # requested with it.
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    # Just below it: a tap's answer does not set the CSRF cookie it came with again.
-    "scorepad.middleware.htmx_keeps_csrf_cookie",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -242,8 +240,7 @@ STORAGES = {
     # Hashed names let WhiteNoise cache them forever; tests/conftest.py swaps in the
     # plain storage because the manifest only exists after collectstatic.
     "staticfiles": {
-        # WhiteNoise's CompressedManifestStaticFilesStorage, each URL given once.
-        "BACKEND": "scorepad.storage.StaticFilesStorage"
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
