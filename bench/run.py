@@ -30,12 +30,12 @@ PG_DATABASE = "scorepad_bench"
 
 #: Scenario → the least requests/s it may reach, as a share of the floor's.
 BUDGETS = {
-    "score_value": 0.30,
-    "score_dice": 0.30,
+    "score_value": 0.20,
+    "score_dice": 0.20,
     "sheet": 0.15,
     "poll": 0.70,
     "leaderboard": 0.15,
-    "review": 0.15,
+    "review": 0.12,
 }
 
 LABELS = {

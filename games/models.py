@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import models
-from django.db.models import OuterRef, Prefetch, Q, Subquery
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Move, Played
@@ -90,12 +90,10 @@ class GameQuerySet(models.QuerySet["Game"]):
     def for_spectator(self, view_token: str, number: int) -> GameQuerySet:
         return self.by_token(view_token, number, read_only=True).with_seats()
 
-    def with_newest_number(self) -> GameQuerySet:
-        """Each game with ``newest``: the number of its evening's latest game."""
-        newest = (
-            Game.objects.filter(evening=OuterRef("evening")).order_by("-number").values("number")
-        )
-        return self.annotate(newest=Subquery(newest[:1]))
+    def from_number(self, token: str, number: int, *, read_only: bool = False) -> GameQuerySet:
+        """Game ``number`` of the evening and every later one, the newest first."""
+        field = "evening__view_token" if read_only else "evening__token"
+        return self.filter(**{field: token}, number__gte=number).order_by("-number")
 
 
 class Game(models.Model):

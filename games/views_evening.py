@@ -210,8 +210,8 @@ def watch_sheet(request: HtmxHttpRequest, view_token: str, number: int) -> HttpR
 def _poll(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     """204 while the game's version is the one the page shows; the fresh sheet otherwise.
 
-    One query answers "nothing changed": the game's version and the evening's newest
-    game number together. A newer game (Play again on another phone) moves the page there.
+    One query answers "nothing changed": the version of the evening's newest game from
+    this one on, and its number. A newer game (Play again on another phone) moves the page there.
     """
     row = services.poll_state(number, access.token, access.read_only)
     if row is None:
