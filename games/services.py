@@ -114,13 +114,9 @@ def yahtzees(state: RulesGame, player: int) -> int:
 # --- reading ------------------------------------------------------------------------------
 
 
-def find_game(
-    token: str, number: int, *, read_only: bool = False, entries: bool = False
-) -> models.Game | None:
+def find_game(token: str, number: int, *, read_only: bool = False) -> models.Game | None:
     """The game ``number`` of the evening whose edit token (spectator token if
-    ``read_only``) is ``token``, with its evening and seats, or None.
-
-    ``entries`` is accepted and ignored: pages rebuild the game from its snapshot."""
+    ``read_only``) is ``token``, with its evening and seats, or None."""
     games = models.Game.objects
     found = games.for_spectator(token, number) if read_only else games.for_sheet(token, number)
     return found.first()

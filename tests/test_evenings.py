@@ -12,7 +12,7 @@ from evening_support import again, best, by_player, cross, evening, least, play
 from games import known, models, services
 from games.rules import Move
 from games.sheet import GameUrls
-from games.views_evening import Watched
+from games.views.access import Watched
 
 pytestmark = pytest.mark.django_db
 

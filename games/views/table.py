@@ -41,9 +41,8 @@ class HtmxHttpRequest(HttpRequest):
 # --- looking things up --------------------------------------------------------------------
 
 
-def _get_game(token: str, number: int, *, entries: bool = False) -> models.Game:
-    """``entries``: the view replays the game next (``services.find_game``)."""
-    game = services.find_game(token, number, entries=entries)
+def _get_game(token: str, number: int) -> models.Game:
+    game = services.find_game(token, number)
     if game is None:
         raise Http404("No such game.")
     return game
@@ -63,7 +62,7 @@ def _game_url(game: models.Game) -> str:
 # --- rendering ------------------------------------------------------------------------------
 
 
-def _context(
+def game_context(
     request: HtmxHttpRequest,
     game: models.Game,
     loaded: services.LoadedGame | None = None,
@@ -157,9 +156,9 @@ def _respond(
             if notice:
                 messages.success(request, notice)
             return HttpResponseRedirect(_game_url(game))
-        context = _context(request, game, loaded, error=error, **extra)
+        context = game_context(request, game, loaded, error=error, **extra)
         return render(request, GAME_TEMPLATE, context, status=status)
-    context = _context(request, game, loaded, notice=notice, error=error, **extra)
+    context = game_context(request, game, loaded, notice=notice, error=error, **extra)
     return render_game(request, context, status)
 
 
@@ -239,8 +238,8 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
 
 @require_GET
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number, entries=True)
-    context = _context(request, game)
+    game = _get_game(token, number)
+    context = game_context(request, game)
     if request.htmx:
         response = render_game(request, context)
     else:
@@ -254,7 +253,7 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 @require_GET
 def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """The value picker of one cell (value mode)."""
-    game = _get_game(token, number, entries=True)
+    game = _get_game(token, number)
     loaded = services.load(game)
     state = loaded.state
     column, row = request.GET.get("column", ""), request.GET.get("row", "")
@@ -282,7 +281,7 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "player": state.current_player,
         "player_name": state.players[state.current_player],
     }
-    context = _context(request, game, loaded, picker=picker)
+    context = game_context(request, game, loaded, picker=picker)
     template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
     return render(request, template, context)
 
@@ -314,7 +313,7 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
 
 @require_POST
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number, entries=True)
+    game = _get_game(token, number)
     version = _int(request.POST.get("version"))
     if version is None:
         return _no_version(request, game)
@@ -367,7 +366,7 @@ def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     if request.method == "GET":
-        context = _context(request, game, confirm_reset=True)
+        context = game_context(request, game, confirm_reset=True)
         template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
     version = _int(request.POST.get("version"))

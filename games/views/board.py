@@ -1,0 +1,150 @@
+"""The evening's leaderboard: the tally across its finished games and the game being played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template.defaultfilters import floatformat
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from games import models, services, tally
+from games.views import table
+from games.views.access import Access, open_evening, open_with_games, remember, shown
+
+BOARD_TEMPLATE = "evenings/board.html"
+#: What the leaderboard's poll swaps in.
+BOARD_PARTIAL = "evenings/partials/board.html"
+
+
+def _board_context(
+    request: table.HtmxHttpRequest,
+    evening: models.Evening,
+    games: list[tally.LoadedGame],
+    access: Access,
+) -> dict[str, Any]:
+    board = tally.evening_tally(games)
+    big = request.GET.get("big") == "1"
+    latest = board.latest
+    finished = len(board.finished)
+    poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
+    return {
+        "evening": shown(evening, access),
+        "read_only": access.read_only,
+        "big": big,
+        # Spectators get names without links: the statistics read this browser's evenings.
+        "tally_rows": [_tally_row(line, not access.read_only) for line in board.lines],
+        "finished_count": finished,
+        "finished_text": ngettext(
+            "Only finished games count: %(n)s so far.",
+            "Only finished games count: %(n)s so far.",
+            finished,
+        )
+        % {"n": finished},
+        "current": _now_playing(board.current, access),
+        "latest_url": access.url("sheet", latest.record.number) if latest else None,
+        "games_url": access.url("evening_games"),
+        "board_url": access.url("board"),
+        "poll_url": poll_url + ("&big=1" if big else ""),
+    }
+
+
+@dataclass(frozen=True)
+class TallyRow:
+    """A line of the leaderboard's tally: the player's sums, their statistics' link (not
+    for spectators), and the line under the name for narrow screens."""
+
+    line: tally.Line
+    url: str | None
+    details: str
+
+    @property
+    def leads(self) -> bool:
+        return self.line.rank == 1 and bool(self.line.wins)
+
+
+def _tally_row(line: tally.Line, linked: bool) -> TallyRow:
+    # The details: "3 games · avg 212 · best 245 · 2 bonuses".
+    parts = [ngettext("%(n)s game", "%(n)s games", line.games) % {"n": line.games}]
+    if line.games:
+        average, best = _("avg"), _("best")
+        parts.append(f"{average} {floatformat(line.average, 0)}")
+        parts.append(f"{best} {line.best}")
+        if line.bonuses:
+            parts.append(
+                ngettext("%(n)s bonus", "%(n)s bonuses", line.bonuses) % {"n": line.bonuses}
+            )
+        if line.yahtzees:
+            parts.append(
+                ngettext("%(n)s Yahtzee", "%(n)s Yahtzees", line.yahtzees) % {"n": line.yahtzees}
+            )
+    url = reverse("player_stats", args=[line.name]) if linked else None
+    return TallyRow(line, url, " · ".join(parts))
+
+
+def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, Any] | None:
+    """The game being played, as the board shows it: its round and each player's total.
+
+    Read straight off the engine's game: building its whole sheet (every cell of every
+    column) for these eight names and totals cost more than reading them.
+    """
+    if game is None:
+        return None
+    state = game.state
+    return {
+        "number": game.record.number,
+        "round": state.round,
+        "rounds": state.rounds,
+        "players": [
+            {"index": index, "name": name, "total": total, "current": index == state.current_player}
+            for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
+        ],
+        "url": access.url("sheet", game.record.number),
+    }
+
+
+def _board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+    evening, games = open_with_games(access)
+    context = _board_context(request, evening, games, access)
+    template = BOARD_PARTIAL if request.htmx else BOARD_TEMPLATE
+    return remember(request, render(request, template, context), access)
+
+
+@require_GET
+def board(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+    return _board(request, Access(False, token))
+
+
+@require_GET
+def watch_board(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
+    return _board(request, Access(True, view_token))
+
+
+def _board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+    versions = list(models.Game.objects.filter(**access.lookup).values_list("version", flat=True))
+    if not versions:
+        open_evening(access)  # a wrong token is a 404; an evening without games has nothing new
+        return HttpResponse(status=204)
+    if request.GET.get("sig") == f"{len(versions)}.{sum(versions)}":
+        return HttpResponse(status=204)
+    evening, games = open_with_games(access)
+    context = _board_context(request, evening, games, access)
+    return render(request, BOARD_PARTIAL, context)
+
+
+@require_GET
+@never_cache
+def board_poll(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+    return _board_poll(request, Access(False, token))
+
+
+@require_GET
+@never_cache
+def watch_board_poll(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
+    return _board_poll(request, Access(True, view_token))

@@ -1,0 +1,66 @@
+"""The spectator's sheet, and the live polling every open sheet does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import models, services
+from games.views import table
+from games.views.access import Access, find_game, shown
+
+
+def sheet_context(
+    request: table.HtmxHttpRequest, game: models.Game, access: Access
+) -> dict[str, Any]:
+    evening = shown(game.evening, access)
+    return table.game_context(request, game, evening=evening, read_only=access.read_only)
+
+
+@require_GET
+def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    access = Access(True, view_token)
+    game = find_game(access, number)
+    template = table.GAME_PARTIAL if request.htmx else table.GAME_TEMPLATE
+    response = render(request, template, sheet_context(request, game, access))
+    if request.GET.get("view") in ("table", "focus"):
+        response.set_cookie(
+            table.VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax"
+        )
+    return response
+
+
+def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+    """204 while the game's version is the one the page shows; the fresh sheet otherwise.
+
+    One query answers "nothing changed": the version of the evening's newest game from
+    this one on, and its number. A newer game (Play again on another phone) moves the page there.
+    """
+    row = services.poll_state(number, access.token, access.read_only)
+    if row is None:
+        raise Http404
+    version, newest_number = row
+    if newest_number > number:
+        url = access.url("sheet", newest_number)
+        return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+    if request.GET.get("v") == str(version):
+        return HttpResponse(status=204)
+    game = find_game(access, number)
+    return table.render_game(request, sheet_context(request, game, access))
+
+
+@require_GET
+@never_cache
+def poll(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    return _poll(request, Access(False, token), number)
+
+
+@require_GET
+@never_cache
+def watch_poll(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
+    return _poll(request, Access(True, view_token), number)

@@ -1,0 +1,94 @@
+"""What this browser knows: its evenings and its players' statistics."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import charts, known, labels, models, services, tally
+from games.views import table
+from games.views.access import Access, percent
+from games.views.evening import game_summaries
+
+HISTORY_PAGE_SIZE = 20
+RECENT_GAMES = 20
+
+
+def known_evenings(request: table.HtmxHttpRequest) -> Any:
+    """The evenings named by this browser's cookie, newest first (a queryset)."""
+    return models.Evening.objects.filter(token__in=known.tokens(request)).order_by(
+        "-created_at", "-pk"
+    )
+
+
+@require_GET
+def history(request: table.HtmxHttpRequest) -> HttpResponse:
+    page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    evenings = list(page.object_list)
+    games = tally.load_games(
+        models.Game.objects.filter(evening__in=[e.pk for e in evenings]).order_by(
+            "evening_id", "number"
+        )
+    )
+    by_evening: dict[int, list[services.LoadedGame]] = {}
+    for game in games:
+        by_evening.setdefault(game.record.evening_id, []).append(game)
+    items = [
+        {
+            "evening": evening,
+            "games": game_summaries(by_evening.get(evening.pk, []), Access(False, evening.token)),
+        }
+        for evening in evenings
+    ]
+    return render(request, "evenings/history.html", {"page": page, "items": items})
+
+
+@require_GET
+def player_stats(request: table.HtmxHttpRequest, name: str) -> HttpResponse:
+    """One player's numbers over the finished games of the evenings this browser knows."""
+    key = tally.name_key(name)
+    records = models.Game.objects.filter(evening__token__in=known.tokens(request))
+    games = tally.load_games(
+        records.select_related("evening").order_by("evening__created_at", "evening_id", "number")
+    )
+    if not key or not any(tally.name_key(s.player.name) == key for g in games for s in g.seats):
+        raise Http404
+    line = tally.player_line(games, key)
+    recent = line.results[-RECENT_GAMES:]
+    chart = None
+    if recent:
+        chart = charts.bar_chart(
+            [r.total for r in recent],
+            highlighted=[r.won for r in recent],
+            title=_("Recent totals"),
+            description=_("The totals of the last %(count)d finished games, oldest first.")
+            % {"count": len(recent)},
+            y_label=_("Points"),
+        )
+    rows = [
+        {
+            "result": r,
+            "evening": r.game.record.evening,
+            "number": r.game.record.number,
+            "ruleset": labels.ruleset_short(r.game.record.ruleset),
+            "review_url": reverse(
+                "review", args=[r.game.record.evening.token, r.game.record.number]
+            ),
+        }
+        for r in reversed(recent)
+    ]
+    context = {
+        "line": line,
+        "name": line.name or name,
+        "win_rate": percent(line.win_rate),
+        "bonus_rate": percent(line.bonus_rate),
+        "chart": chart,
+        "rows": rows,
+    }
+    return render(request, "evenings/player.html", context)
