@@ -115,7 +115,10 @@ def test_it_finds_a_game_by_its_evening_tokens_with_its_seats(game: Game, player
     assert not Game.objects.for_sheet(token, 2).exists()
     found = Game.objects.for_sheet(token, 1).get()
     assert [seat.player.name for seat in found.seats.all()] == ["Alice"]
-    assert Game.objects.with_newest_number().get(pk=game.pk).newest == 1
+    second = Game.objects.create(evening=game.evening, number=2, ruleset=game.ruleset)
+    assert list(Game.objects.from_number(token, 1)) == [second, game]
+    assert list(Game.objects.from_number(view_token, 2, read_only=True)) == [second]
+    assert not Game.objects.from_number(token, 3).exists()
 
 
 @pytest.mark.django_db(transaction=True)
