@@ -264,7 +264,7 @@ def move_of(entry: Entry | Any, position: Mapping[int, int]) -> Move:
     """The move an entry stored, from the entry or from its ``Entry.MOVE_FIELDS`` as read
     (``values_list(..., named=True)``); ``position``: each player's seat."""
     player = position[entry.player_id]
-    rolls = tuple(tuple(roll) for roll in entry.rolls)
+    rolls = tuple(map(tuple, entry.rolls))
     if entry.crossed:
         return Move(player, entry.row, entry.column, cross=True, rolls=rolls)
     dice = (entry.die1, entry.die2, entry.die3, entry.die4, entry.die5)

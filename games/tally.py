@@ -43,8 +43,9 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
     ``results`` reads the result. The others are rebuilt from their snapshots.
     """
     # A finished game's snapshot is big and never read here (its result is): only the
-    # snapshots of the games being played are read, in one query.
-    records = list(games.defer("snapshot"))
+    # snapshots of the games being played are read, in one query. Nor are the turn in
+    # progress and the timestamps (JSON and dates to decode for every game of the list).
+    records = list(games.defer("snapshot", "pending", "created_at", "updated_at"))
     if not records:
         return []
     snapshots = dict(games.filter(result__isnull=True).values_list("pk", "snapshot"))
