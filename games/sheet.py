@@ -29,6 +29,8 @@ class CellView:
     player: int = 0
     #: The value picker of this cell (value mode, on a player's page), else "".
     url: str = ""
+    #: Written under the Joker (another Yahtzee while the Yahtzee box was taken).
+    joker: bool = False
 
     @property
     def playable(self) -> bool:
@@ -51,6 +53,10 @@ class ColumnView:
     lower: int
     total: int
     max_min_void: bool
+    #: The player's Yahtzee bonus points and grand total, on the player's first column
+    #: (the sheet's last rows span all of a player's columns); 0 and None on the others.
+    yahtzee_bonus: int = 0
+    grand: int | None = None
 
     @property
     def progress(self) -> str:
@@ -98,6 +104,7 @@ class Sheet:
     focus: int | None
     view: str  # table | focus
     multi_column: bool
+    columns_per_player: int
     has_joker: bool
     has_middle: bool
     #: Whether playable cells score (a player's page in dice or virtual mode).
@@ -175,6 +182,8 @@ def build(
                 else:
                     state = "locked" if ordered else "open"
                 cell = cells[row] = CellView(column, row, box.value, state, preview, player)
+                if box.filled and game.is_joker(player, column, row):
+                    cell.joker = True
                 if pick_url and cell.playable:
                     cell.url = f"{pick_url}?{urlencode({'column': column, 'row': row})}"
             columns.append(
@@ -195,6 +204,9 @@ def build(
                     max_min_void=totals.max_min_void,
                 )
             )
+        first = columns[-len(game.columns)]
+        first.yahtzee_bonus = game.yahtzee_bonus(player)
+        first.grand = game.total(player)
 
     key = game.ruleset.key
     rows = []
@@ -232,6 +244,7 @@ def build(
         focus=focus,
         view=view,
         multi_column=len(game.columns) > 1,
+        columns_per_player=len(game.columns),
         has_joker=game.ruleset.joker,
         has_middle=any(r in MIDDLE for r in game.rows),
         scoring=scoring,

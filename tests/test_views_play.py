@@ -623,3 +623,29 @@ def test_a_wrong_token_is_a_404(client: Client, name: str, method: str) -> None:
         response = getattr(client, method)(target, {"version": 0}, headers=HTMX)
         assert response.status_code == 404
     assert snapshot(game) == (0, 0, {})
+
+
+# --- the sheet adds up ---------------------------------------------------------------------------
+
+
+def _dice_turn(game: models.Game, row: str, dice: list[int]) -> None:
+    player = services.load(fresh(game)).state.current_player
+    services.record_turn(game.pk, Move(player, row, dice=dice), None)
+
+
+def test_the_sheets_last_row_is_the_grand_total_with_the_yahtzee_bonuses(client: Client) -> None:
+    game = new_game(("Ann",), mode="dice")
+    _dice_turn(game, "five_of_a_kind", [6] * 5)  # 50
+    _dice_turn(game, "fours", [4] * 5)  # Joker: its upper box, 20, +100
+    _dice_turn(game, "large_straight", [4] * 5)  # Joker: any lower box, 40, +100
+    page = client.get(url(game, "sheet")).content.decode()
+    bonus_row = page[page.index('class="ybonus-row"') :]
+    assert "+200" in bonus_row[: bonus_row.index("</tr>")]
+    last_row = page[page.rindex("<tr", 0, page.index("</tbody>")) : page.index("</tbody>")]
+    assert ">310<" in last_row  # 50 + 20 + 40 + 200: what the strip and the ranking say
+    assert page.count("joker-mark") == 2  # Fours and Large straight were the Joker's
+
+
+def test_a_sheet_without_the_yahtzee_bonus_has_no_bonus_row(client: Client) -> None:
+    game = new_game(("Ann",), ruleset="yam")
+    assert 'class="ybonus-row"' not in client.get(url(game, "sheet")).content.decode()
