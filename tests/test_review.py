@@ -183,8 +183,8 @@ def test_the_game_file_downloads_and_replays_to_the_same_game(
 
 
 def test_the_review_says_which_yahtzee_bonus_a_total_includes(client: Client) -> None:
-    # The sheet's Total row leaves the Yahtzee bonus out; the grand total under it says
-    # how much of it is bonus, as the live sheet does: else a Total of 70 over 170.
+    # The grand total under the sheet says how much of it is bonus, as the live sheet does
+    # (the sheet's own Yahtzee bonus row shows the same).
     game = evening(("Ann", "Bob"), ruleset="yahtzee")
     for move in (
         Move(0, "five_of_a_kind", value=50),
@@ -198,6 +198,8 @@ def test_the_review_says_which_yahtzee_bonus_a_total_includes(client: Client) ->
     block = html[html.index('class="review-totals"') :]
     block = block[: block.index("</p>")]
     assert block.count("incl. Yahtzee bonus 100") == 1
+    bonus_row = html[html.index('class="ybonus-row"') :]
+    assert "+100" in bonus_row[: bonus_row.index("</tr>")]
     # Before the bonus turn, nothing to say.
     html = client.get(url, {"turn": 2}).content.decode()
     assert "incl. Yahtzee bonus" not in html
