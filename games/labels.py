@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 ROW_LABELS = {
     "ones": _("Ones"),
@@ -80,3 +83,16 @@ def ruleset_short(ruleset: str) -> str:
 def mode_labels() -> list[tuple[str, str]]:
     """(entry mode, its name in the active language), in the order the switch shows them."""
     return [(mode, str(label)) for mode, label in MODE_LABELS.items()]
+
+
+def evening_name(name: str, created_at: datetime | None) -> str:
+    """What every page calls an evening: its name, or the day it started as people write a
+    date in the active language ("Evening of 1 December 2026", "Soirée du 1 décembre
+    2026"), on the site's clock. Always the day, never "Tonight": the same evening is
+    listed for months in the history and the statistics."""
+    if name:
+        return name
+    if created_at is None:  # not saved yet
+        return gettext("Evening")
+    day = formats.date_format(timezone.localtime(created_at), "j F Y")
+    return gettext("Evening of %(date)s") % {"date": day}
