@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 ROW_LABELS = {
@@ -31,6 +32,22 @@ FIVE_OF_A_KIND_LABELS = {
     "yahtzee": pgettext_lazy("five of a kind", "Yahtzee"),
     "yams": pgettext_lazy("five of a kind", "Yam's"),
     "yams-columns": pgettext_lazy("five of a kind", "Yam's"),
+}
+
+#: The tally's column of five-alike boxes scored, named as the rule set names the box.
+FIVE_OF_A_KIND_PLURALS = {
+    "yam": pgettext_lazy("five of a kind, plural", "Yams"),
+    "yahtzee": pgettext_lazy("five of a kind, plural", "Yahtzees"),
+    "yams": pgettext_lazy("five of a kind, plural", "Yam's"),
+    "yams-columns": pgettext_lazy("five of a kind, plural", "Yam's"),
+}
+
+#: "3 Yahtzees" under a player's name; the number comes in as ``n``.
+FIVE_OF_A_KIND_COUNTS = {
+    "yam": ngettext_lazy("%(n)s Yam", "%(n)s Yams", "n"),
+    "yahtzee": ngettext_lazy("%(n)s Yahtzee", "%(n)s Yahtzees", "n"),
+    "yams": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
+    "yams-columns": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
 }
 
 RULESET_LABELS = {
@@ -68,6 +85,25 @@ def row_label(ruleset: str, row: str) -> str:
     if row == "five_of_a_kind":
         return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
     return str(ROW_LABELS.get(row, row))
+
+
+def _only(rulesets: Iterable[str]) -> str | None:
+    """The rule set every game shares, or None for a mix (or no game)."""
+    kinds = set(rulesets)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def five_of_a_kind_plural(rulesets: Iterable[str]) -> str:
+    """The heading of the five-alike count over games of ``rulesets``: the box's own name
+    when they share a rule set ("Yahtzees" on a Yahtzee evening, even in French)."""
+    label = FIVE_OF_A_KIND_PLURALS.get(_only(rulesets) or "")
+    return str(label or pgettext_lazy("five of a kind, plural", "Five alike"))
+
+
+def five_of_a_kind_count(rulesets: Iterable[str], n: int) -> str:
+    """``n`` five-alike boxes scored over games of ``rulesets``, named as in the heading."""
+    label = FIVE_OF_A_KIND_COUNTS.get(_only(rulesets) or "")
+    return str((label or ngettext_lazy("%(n)s five alike", "%(n)s five alike", "n")) % {"n": n})
 
 
 def column_label(column: str) -> str:
