@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+#: When a night of dice ends: an evening started before this, the day before, is no longer
+#: "Tonight".
+NIGHT_ENDS = timedelta(hours=6)
 
 ROW_LABELS = {
     "ones": _("Ones"),
@@ -121,14 +125,23 @@ def mode_labels() -> list[tuple[str, str]]:
     return [(mode, str(label)) for mode, label in MODE_LABELS.items()]
 
 
-def evening_name(name: str, created_at: datetime | None) -> str:
-    """What every page calls an evening: its name, or the day it started as people write a
-    date in the active language ("Evening of 1 December 2026", "Soirée du 1 décembre
-    2026"), on the site's clock. Always the day, never "Tonight": the same evening is
-    listed for months in the history and the statistics."""
+def evening_name(name: str, created_at: datetime | None, now: datetime | None = None) -> str:
+    """What every page calls an evening: its name; unnamed, "Tonight" during its night, then
+    the day it started as people write a date in the active language ("Evening of
+    1 December 2026", "Soirée du 1 décembre 2026"), on the site's clock.
+
+    "Tonight" fits the sheet's top bar on a phone, where the date would be cut short; a
+    night runs until six in the morning, so a game past midnight keeps its name."""
     if name:
         return name
     if created_at is None:  # not saved yet
         return gettext("Evening")
-    day = formats.date_format(timezone.localtime(created_at), "j F Y")
-    return gettext("Evening of %(date)s") % {"date": day}
+    started = timezone.localtime(created_at)
+    if _night(started) == _night(timezone.localtime(now or timezone.now())):
+        return gettext("Tonight")
+    return gettext("Evening of %(date)s") % {"date": formats.date_format(started, "j F Y")}
+
+
+def _night(moment: datetime) -> date:
+    """The day whose night ``moment`` belongs to (before 6:00, the day before)."""
+    return (moment - NIGHT_ENDS).date()
