@@ -1,8 +1,13 @@
-"""Refuse requests carrying NUL characters before any view or database sees them.
+"""Refuse requests carrying NUL characters before any view or database sees them, and
+explain a refused method in words.
 
 PostgreSQL cannot store or even compare a text holding NUL (U+0000): a token or a
 name with one would end in a server error. No address, cookie or form field of
 Scorepad ever needs one, so such a request is answered 400 with a clear word.
+
+Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require_POST``
+and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever opens
+``/new`` in a browser. ``explain_not_allowed`` gives that answer the site's 405 page.
 """
 
 from __future__ import annotations
@@ -10,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
@@ -37,5 +43,17 @@ def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]):
             message = _("Bad request: the address or a form field holds a NUL character.")
             return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         return get_response(request)
+
+    return middleware
+
+
+def explain_not_allowed(get_response: Callable[[HttpRequest], HttpResponse]):
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        page = render(request, "405.html", status=405)
+        page["Allow"] = response["Allow"]
+        return page
 
     return middleware

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from games import labels
 from games.rules import Move, Played
 
 
@@ -46,9 +47,8 @@ class Evening(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        if self.name:
-            return self.name
-        return f"Evening {self.created_at:%Y-%m-%d}" if self.created_at else "Evening"
+        # Every page names the evening through this (templates print ``{{ evening }}``).
+        return labels.evening_name(self.name, self.created_at)
 
 
 class Player(models.Model):

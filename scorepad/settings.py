@@ -170,6 +170,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Inside the locale and CSP middleware: the page is in the request's language, with
+    # its nonce and headers.
+    "games.middleware.explain_not_allowed",
     # Last, so its refusals carry every header above; it runs before any view.
     "games.middleware.refuse_nul",
 ]
