@@ -114,6 +114,10 @@ class Game(models.Model):
     # The turn in progress in dice/virtual mode (dice, held dice, rolls) so a
     # reload loses nothing; emptied when the turn is scored.
     pending = models.JSONField(default=dict, blank=True)
+    # The virtual dice of the turns after one an undo took back, the next turn's first
+    # ({} for a turn that had none): each is given back when its turn comes again, so that
+    # an undo never hands out a new throw.
+    rolled_ahead = models.JSONField(default=list, blank=True)
     # A finished game's result as the rules engine counted it (each seat's player, total,
     # rank, win, bonuses, Yahtzees), written with the turn that ends the game and cleared
     # by an undo or a reset: tallies and statistics read it instead of replaying every
@@ -178,6 +182,9 @@ class Entry(models.Model):
     die5 = models.PositiveSmallIntegerField(null=True, blank=True)
     # Earlier rolls of a virtual-dice turn, oldest first.
     rolls = models.JSONField(default=list, blank=True)
+    # A virtual-dice turn's dice as they lay when it was scored (dice, holds, rolls), {}
+    # otherwise, whatever box took them: an undo gives them back, not a new throw.
+    virtual_dice = models.JSONField(default=dict, blank=True)
     # Declared by hand in value mode, where the dice are unknown.
     yahtzee_bonus = models.BooleanField(default=False)
     turn = models.PositiveIntegerField()
