@@ -55,7 +55,9 @@ def test_a_score_sent_meanwhile_is_refused_with_503_and_changes_nothing(
     assert (table.version, table.entries.count()) == (0, 0)
 
 
-def test_any_other_failure_is_still_a_500(table: models.Game, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_any_other_failure_is_still_a_500(
+    table: models.Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
