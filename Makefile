@@ -60,8 +60,9 @@ messages: install
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
-# 40 tables of full games at once under gunicorn + PostgreSQL (127.0.0.1), one worker
-# SIGKILLed midway; fails if an acknowledged write is lost. LOAD_ARGS="--tables 10".
+# 40 tables of full games at once under gunicorn + a PostgreSQL of its own (initdb, on
+# loopback), one worker SIGKILLed and the database restarted midway; fails if an
+# acknowledged write is lost or a 500 is answered. LOAD_ARGS="--tables 10".
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
 

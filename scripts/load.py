@@ -1,24 +1,31 @@
-"""`make load`: many tables at once, a worker killed midway, and not one acknowledged write lost.
+"""`make load`: many tables at once, two faults midway, and not one acknowledged write lost.
 
-1. Creates a dedicated PostgreSQL database on 127.0.0.1 (dropped at the end), migrates
-   it and collects the static files into a temporary directory.
+1. Starts a PostgreSQL server of its own (`initdb` into a temporary directory, on a free
+   loopback port; removed at the end), so that restarting it touches no other database on
+   the machine; migrates it and collects the static files into a temporary directory.
 2. Starts gunicorn (sync workers) with production settings: DJANGO_DEBUG=0, a fresh
    secret key, ALLOWED_HOSTS 127.0.0.1, no SSL redirect (plain HTTP on loopback).
 3. Plays N tables of full games at once, one client thread per table (stdlib
    http.client, loopback only): each fetches the start page for its CSRF cookie,
    starts an evening through the start form, then plays every turn through the score
-   endpoint as htmx does (X-CSRFToken header, the version it saw). A request the
-   kill cuts is retried as is, same version: the server must treat it as the same
-   write (stored once). Now and then a table double-submits a score, or sends one
-   from an older sheet (which must be refused, 409).
-4. Midway, kills one gunicorn worker with SIGKILL; gunicorn starts another.
+   endpoint as htmx does (X-CSRFToken header, the version it saw). A request a fault
+   cuts, or that is answered 503 "try again", is sent again as is, same version, as the
+   phones do: the server must treat it as the same write (stored once). Now and then a
+   table double-submits a score, or sends one from an older sheet (which must be
+   refused, 409).
+4. Two faults: once half the expected writes are in, one gunicorn worker is SIGKILLed
+   mid-request (gunicorn starts another); at three quarters, PostgreSQL is restarted
+   (`pg_ctl restart -m fast`: every connection the workers hold is cut). Requests that
+   arrive meanwhile must get a 503 in the site's style, never a 500, and service must
+   come back by itself.
 5. Afterwards, from the database: every write the server acknowledged (a 2xx) is
    stored, at its turn; every game replays through the rules engine (services.history)
    to the snapshot stored with it, turns 1..n, version = number of entries. No edit
    token may appear in the server log.
 
-Prints requests, answers, errors by kind, acknowledged and lost writes; exits 1 if a
-write is lost, a game does not replay, a 5xx was answered, or no worker was killed.
+Prints requests, answers, errors by kind, acknowledged and lost writes, and the outage
+(how many requests saw it, how long it lasted); exits 1 if a write is lost, a game does
+not replay, a 500 was answered, a fault did not happen, or service did not come back.
 Bounded: N tables (default 40), a deadline (default 150 s), 127.0.0.1 only.
 """
 
@@ -62,6 +69,8 @@ SETUPS = [
     ("yams-columns", {"columns": 3, "max_min": True}, 2),
 ]
 CUT = (ConnectionError, http.client.HTTPException, OSError)
+#: How often one request is sent before the table gives up: enough for a restart's outage.
+ATTEMPTS = 20
 
 
 # --- what happened, counted by every thread -------------------------------------------------------
@@ -78,6 +87,9 @@ class Tally:
     double_submits_ok: int = 0
     stale_refused: int = 0
     retries_after_lost_answer: int = 0
+    #: Answers 503 "try again" (the database out of reach), and when the first and last came.
+    unavailable: int = 0
+    unavailable_times: list[float] = field(default_factory=list)
     started_at: float = field(default_factory=time.monotonic)
 
     def count(self, bucket: Counter, key: Any, n: int = 1) -> None:
@@ -148,10 +160,11 @@ class Phone:
     def send(
         self, method: str, path: str, form: dict[str, str] | None = None, htmx: bool = False
     ) -> tuple[int, dict[str, str], str]:
-        """One request, retried as is while the connection is cut (the kill) or times out."""
+        """One request, sent again as is while the connection is cut (the kill), times out,
+        or is answered 503 "try again" (the database restarting), as a phone does."""
         body = urlencode(form).encode() if form is not None else None
         headers = self._headers(form, htmx)
-        for attempt in range(8):
+        for attempt in range(ATTEMPTS):
             if time.monotonic() > self.deadline + 30:
                 raise TimeoutError("the run's deadline passed")
             self.tally.count(self.tally.requests, method)
@@ -171,12 +184,20 @@ class Phone:
             finally:
                 connection.close()
             self.tally.count(self.tally.answers, response.status)
+            if response.status == 503:
+                with self.tally.lock:
+                    self.tally.unavailable += 1
+                    self.tally.unavailable_times.append(time.monotonic())
+                if "Try again in a moment" not in text:
+                    self.tally.count(self.tally.errors, "503 without the site's page")
+                time.sleep(min(2.0, float(response.getheader("Retry-After") or 1)))
+                continue
             for header, value in response.getheaders():
                 if header.lower() == "set-cookie":
                     for name, morsel in SimpleCookie(value).items():
                         self.cookies[name] = morsel.value
             return response.status, dict(response.getheaders()), text
-        raise ConnectionError(f"{method} {path}: no answer after 8 attempts")
+        raise ConnectionError(f"{method} {path}: no answer after {ATTEMPTS} attempts")
 
 
 VERSION = re.compile(r'id="game"[^>]*data-version="(\d+)"|data-version="(\d+)"[^>]*id="game"')
@@ -408,6 +429,120 @@ def _kill_a_busy_worker(
         time.sleep(0.002)
 
 
+# --- the database server, and its restart -------------------------------------------------------
+
+
+class Cluster:
+    """A PostgreSQL server of the run's own: a temporary data directory on a free loopback
+    port, trust authentication, removed at the end. Restarting it cuts nobody else's
+    connections (the test suite's, another developer's database)."""
+
+    def __init__(self) -> None:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"))
+        on_path = shutil.which("pg_ctl")
+        if not found and not on_path:
+            raise SystemExit(
+                "make load needs PostgreSQL's server programs (initdb, pg_ctl): "
+                "apt-get install postgresql, then run it again."
+            )
+        self.bin = Path(on_path).parent if on_path else found[-1].parent
+        self.port = free_port()
+        self.directory = Path(tempfile.mkdtemp(prefix="scorepad-load-pg-"))
+        self.data = self.directory / "data"
+        self.log = self.directory / "postgres.log"
+        # PostgreSQL refuses to run as root: as root, its programs run as `postgres`.
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+            shutil.chown(self.directory, "postgres")
+        self.url = f"postgres://postgres@{HOST}:{self.port}"
+
+    def _run(self, program: str, *args: str, timeout: float = 120) -> None:
+        command = [*self.as_user, str(self.bin / program), *args]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        if result.returncode:
+            raise SystemExit(f"{program} failed: {result.stderr.strip() or result.stdout.strip()}")
+
+    def start(self) -> None:
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-o",
+            self._options(),
+            "start",
+        )
+
+    def _options(self) -> str:
+        return (
+            f"-p {self.port} -c listen_addresses={HOST} -k {self.directory} -c max_connections=50"
+        )
+
+    def restart(self) -> float:
+        """Restart the server (fast: every session is cut at once); the seconds it took."""
+        began = time.monotonic()
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-w",
+            "-m",
+            "fast",
+            "-o",
+            self._options(),
+            "restart",
+        )
+        return time.monotonic() - began
+
+    def stop(self) -> None:
+        if self.data.exists():
+            subprocess.run(
+                [
+                    *self.as_user,
+                    str(self.bin / "pg_ctl"),
+                    "-D",
+                    str(self.data),
+                    "-m",
+                    "immediate",
+                    "-w",
+                    "stop",
+                ],
+                capture_output=True,
+                timeout=60,
+            )
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+class Restart:
+    """Restarts the database once ``target`` writes are acknowledged; notes what happened."""
+
+    def __init__(self, cluster: Cluster, deadline: float) -> None:
+        self.cluster = cluster
+        self.deadline = deadline
+        self.began: float | None = None
+        self.took = 0.0
+        self.error = ""
+
+    def arm(self, tally: Tally, target: int) -> None:
+        """Run in a thread."""
+        while tally.acknowledged < target:
+            if time.monotonic() > self.deadline:
+                return
+            time.sleep(0.01)
+        self.began = time.monotonic()
+        self.acknowledged_before = tally.acknowledged
+        try:
+            self.took = self.cluster.restart()
+        except SystemExit as error:
+            self.error = str(error)
+
+
 # --- checking the database ------------------------------------------------------------------------
 
 
@@ -465,6 +600,41 @@ def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
     return checked, lost, replayed, problems
 
 
+@dataclass
+class Outage:
+    lines: list[str]
+    failures: list[str]
+
+
+def describe_outage(restart: Restart | None, tally: Tally) -> Outage:
+    """What the phones saw of the database restart: the 503s, from when to when."""
+    if restart is None or restart.began is None:
+        return Outage(["none"], ["the database was not restarted"])
+    if restart.error:
+        return Outage([restart.error], ["the database restart failed"])
+    at = restart.began - tally.started_at
+    lines = [
+        f"at {at:.1f} s, after {restart.acknowledged_before} acknowledged writes; "
+        f"pg_ctl restart took {restart.took:.1f} s"
+    ]
+    seen = [t for t in tally.unavailable_times if t >= restart.began]
+    if seen:
+        lasted = seen[-1] - restart.began
+        lines.append(
+            f'{tally.unavailable} requests answered 503 "try again" (sent again, same '
+            f"version), the last {lasted:.1f} s after the restart began"
+        )
+    else:
+        lasted = 0.0
+        lines.append("no request was answered 503 (none arrived while it was down)")
+    failures = []
+    # "Within seconds": the server is back once pg_ctl returns; a worker whose connection
+    # was cut replaces it at its next request.
+    if lasted > restart.took + 10:
+        failures.append(f"503s went on {lasted:.1f} s after the restart began")
+    return Outage(lines, failures)
+
+
 # --- the run --------------------------------------------------------------------------------------
 
 
@@ -474,20 +644,17 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=150, help="deadline for the games")
     parser.add_argument("--seed", type=int, default=None)
-    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432", help="server URL")
     parser.add_argument("--database", default="scorepad_load")
-    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
     args = parser.parse_args()
     if not 1 <= args.tables <= 200:
         parser.error("--tables takes 1 to 200")
-    if not re.fullmatch(r"postgres(ql)?://[^/]*@?(127\.0\.0\.1|localhost)(:\d+)?", args.pg):
-        parser.error("--pg must be a PostgreSQL server on 127.0.0.1 (loopback only)")
     seed = args.seed if args.seed is not None else secrets.randbelow(10**6)
     rng = random.Random(seed)
 
     import psycopg
 
-    database_url = f"{args.pg}/{args.database}"
+    cluster = Cluster()
+    database_url = f"{cluster.url}/{args.database}"
     static_root = tempfile.mkdtemp(prefix="scorepad-load-static-")
     log_path = Path(tempfile.mkdtemp(prefix="scorepad-load-log-")) / "gunicorn.log"
     env = {
@@ -504,12 +671,13 @@ def main() -> int:
     os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
 
     print(f"Scorepad load: {args.tables} tables, gunicorn {args.workers} sync workers,")
-    print(f"PostgreSQL {args.database} on {HOST}, seed {seed}")
-    admin = psycopg.connect(f"{args.pg}/postgres", autocommit=True)
-    admin.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-    admin.execute(f'CREATE DATABASE "{args.database}"')
+    print(f"PostgreSQL of its own on {HOST}:{cluster.port} ({cluster.directory}), seed {seed}")
     server = None
+    restart = None
     try:
+        cluster.start()
+        with psycopg.connect(f"{cluster.url}/postgres", autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{args.database}"')
         manage(env, "migrate", "--noinput", "-v", "0")
         manage(env, "collectstatic", "--noinput", "-v", "0")
         port = free_port()
@@ -540,6 +708,10 @@ def main() -> int:
         armer = threading.Thread(
             target=killer.arm, args=(tally, expected // 2, killed), daemon=True
         )
+        restart = Restart(cluster, deadline)
+        restarter = threading.Thread(
+            target=restart.arm, args=(tally, expected * 3 // 4), daemon=True
+        )
 
         def run(table: Table) -> None:
             phone = Phone(port, tally, deadline)
@@ -551,6 +723,7 @@ def main() -> int:
 
         threads = [threading.Thread(target=run, args=(t,)) for t in tables]
         armer.start()
+        restarter.start()
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -558,6 +731,10 @@ def main() -> int:
         elapsed = time.monotonic() - tally.started_at
         killer.close()
         armer.join(timeout=2)
+        restarter.join(timeout=60)
+    except BaseException:
+        cluster.stop()
+        raise
     finally:
         if server is not None:
             server.send_signal(signal.SIGTERM)
@@ -573,14 +750,13 @@ def main() -> int:
         from django.db import connections
 
         connections.close_all()
-        if not args.keep:
-            admin.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-        admin.close()
+        cluster.stop()
 
     server_log = log_path.read_text(errors="replace")
     leaked = sum(server_log.count(t.token) for t in tables if t.token)
     kill_lines = [line for line in server_log.splitlines() if "SIGKILL" in line]
-    server_errors = sum(n for status, n in tally.answers.items() if status >= 500)
+    # A 503 is the site's "try again" while the database restarts; any other 5xx is a fault.
+    server_errors = sum(n for status, n in tally.answers.items() if status >= 500 and status != 503)
     cut = sum(n for kind, n in tally.errors.items() if kind.startswith("connection cut"))
     other_errors = {
         k: n for k, n in tally.errors.items() if n and not k.startswith("connection cut")
@@ -595,12 +771,15 @@ def main() -> int:
     answers = ", ".join(f"{s}: {n}" for s, n in sorted(tally.answers.items()))
     print(f"answers               {answers}")
     print(f"errors                connection cut by the kill: {cut} (retried, same version)")
-    print(f"                      server errors (5xx): {server_errors}")
+    print(f"                      server errors (5xx but 503): {server_errors}")
     for kind, n in sorted(other_errors.items()):
         print(f"                      {kind}: {n}")
     print(f"killed worker         {killed[0] if killed else 'none'}")
     for line in kill_lines:
         print(f"                      gunicorn: {line.strip()[-90:]}")
+    outage = describe_outage(restart, tally)
+    for number, line in enumerate(outage.lines):
+        print(f"{'database restart' if number == 0 else '':22}{line}")
     print(
         f"acknowledged writes   {tally.acknowledged} ({writes} scores, {checked - writes} evenings)"
     )
@@ -633,6 +812,7 @@ def main() -> int:
         failed.append(f"{len(problems)} database problems")
     if not killed:
         failed.append("no worker was killed")
+    failed.extend(outage.failures)
     if leaked:
         failed.append("edit tokens in the server log")
     if other_errors or finished < len(tables):

@@ -16,36 +16,156 @@
   });
 })();
 
-// A request that got no answer (no network, a server error): say so where the eyes are,
-// rather than leave a tap looking as if it was saved. A write says it was not saved; a
-// read (the 2-second poll) that the page may be out of date. Gone at the next answer.
+// A weak network loses no tap and doubles none. A write (a POST) that gets no answer (no
+// network, a timeout, the server's 503 "try again") stays on the page marked "not sent
+// yet", a banner says so, and the very same request (same form, so the same version) is
+// sent again when the network returns, or after a short wait: the server stores a write
+// once per version, so a copy that did arrive is answered like the first (or with the
+// conflict message if another phone wrote first). Until it is through, no other write
+// leaves (they would only be refused as out of date) and the polls wait. Polls that fail
+// back off from 2 s to 15 s and return to 2 s once answered.
 (function () {
   "use strict";
-  function warn(event) {
-    var config = event.detail && event.detail.requestConfig;
-    var write = config && config.verb && config.verb !== "get";
-    var text = document.body.dataset[write ? "unsaved" : "stale"];
-    var where = document.getElementById("panel") || document.getElementById("main");
-    if (!text || !where) {
+  var queued = null; // {verb, path, values, elt}
+  var retryTimer = null;
+  var retryDelay = 0;
+  var pollFailures = 0;
+  var nextPollAt = 0;
+
+  function isWrite(config) {
+    return config && config.verb && config.verb !== "get";
+  }
+  function isPoll(elt) {
+    return elt && elt.classList && elt.classList.contains("poller");
+  }
+  function text(name) {
+    return document.body.dataset[name] || "";
+  }
+  function banner(message) {
+    var note = document.getElementById("request-failed");
+    if (!message) {
+      if (note) note.remove();
       return;
     }
-    var note = document.getElementById("request-failed");
     if (!note) {
       note = document.createElement("p");
       note.id = "request-failed";
-      note.className = "error";
+      note.className = "error network";
       note.setAttribute("role", "alert");
+      var where = document.getElementById("panel") || document.getElementById("main");
+      if (!where) return;
       where.prepend(note);
     }
-    note.textContent = text;
+    note.textContent = message;
   }
-  document.addEventListener("htmx:sendError", warn);
-  document.addEventListener("htmx:responseError", warn);
-  document.addEventListener("htmx:timeout", warn);
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var note = document.getElementById("request-failed");
-    if (note && event.detail && event.detail.successful) {
-      note.remove();
+  function mark(elt, on) {
+    if (!elt || !elt.classList) return;
+    elt.classList.toggle("unsent", on);
+    if (on) elt.dataset.unsentLabel = text("unsentLabel");
+  }
+  function offlineText() {
+    return text(navigator.onLine === false ? "offline" : "unsent");
+  }
+
+  function queue(config) {
+    if (!queued) {
+      var values = {};
+      if (config.formData) {
+        config.formData.forEach(function (value, key) {
+          values[key] = value;
+        });
+      }
+      queued = { verb: config.verb, path: config.path, values: values, elt: config.elt };
+      retryDelay = 0;
     }
+    mark(queued.elt, true);
+    banner(offlineText());
+    schedule();
+  }
+  function schedule() {
+    clearTimeout(retryTimer);
+    retryDelay = Math.min(15000, retryDelay ? retryDelay * 2 : 2000);
+    retryTimer = setTimeout(resend, retryDelay);
+  }
+  function resend() {
+    clearTimeout(retryTimer);
+    if (!queued) return;
+    if (navigator.onLine === false) {
+      schedule();
+      return;
+    }
+    var write = queued;
+    var target = document.getElementById("game") ? "#game" : "#main";
+    write.sending = true;
+    htmx.ajax(write.verb.toUpperCase(), write.path, {
+      target: target,
+      swap: "outerHTML",
+      values: write.values,
+    });
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (isPoll(event.detail.elt)) {
+      if (queued || Date.now() < nextPollAt) event.preventDefault();
+      return;
+    }
+    if (isWrite(config) && queued && !queued.sending) {
+      // One write at a time, the one not sent yet first: a tap now sends it at once
+      // (most often it is the same Confirm tapped again).
+      event.preventDefault();
+      resend();
+    }
+  });
+
+  function failed(event) {
+    var config = event.detail && event.detail.requestConfig;
+    if (isPoll(event.detail.elt)) {
+      pollFailures += 1;
+      nextPollAt = Date.now() + Math.min(15000, 2000 * Math.pow(2, pollFailures));
+      if (!queued) banner(text("stale"));
+      return;
+    }
+    if (!isWrite(config)) {
+      banner(text("stale"));
+      return;
+    }
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (status && status !== 503 && status !== 502 && status !== 504) {
+      // The server answered and refused: sending it again would change nothing.
+      banner(text("failed"));
+      return;
+    }
+    if (queued) queued.sending = false;
+    queue(config);
+  }
+  document.addEventListener("htmx:sendError", failed);
+  document.addEventListener("htmx:timeout", failed);
+  document.addEventListener("htmx:responseError", failed);
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail || !event.detail.successful) return;
+    var config = event.detail.requestConfig;
+    if (isPoll(event.detail.elt)) {
+      pollFailures = 0;
+      nextPollAt = 0;
+    } else if (queued && isWrite(config) && config.path === queued.path) {
+      mark(queued.elt, false);
+      queued = null;
+      clearTimeout(retryTimer);
+    }
+    if (!queued) banner("");
+  });
+
+  window.addEventListener("online", function () {
+    pollFailures = 0;
+    nextPollAt = 0;
+    if (queued) {
+      banner(text("unsent"));
+      resend();
+    }
+  });
+  window.addEventListener("offline", function () {
+    banner(text("offline"));
   });
 })();

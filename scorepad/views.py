@@ -1,0 +1,29 @@
+"""The site's answer when a request fails with no page to show for it."""
+
+from __future__ import annotations
+
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views import defaults
+
+#: Seconds a client should wait before trying again: a restarted database is usually
+#: back within a few (the phones' own retry, static/js/scorepad.js, follows its pace).
+RETRY_AFTER = 2
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: the database out of reach (restarting, refusing connections, a
+    connection it dropped) is a moment's wait, not a fault of the site — a 503 page saying
+    "try again" with Retry-After. Anything else is Django's own 500 page.
+
+    Called inside Django's ``except`` block, so the exception is at hand; every write is one
+    transaction, so a request that failed this way wrote nothing."""
+    error = sys.exc_info()[1]
+    if isinstance(error, (OperationalError, InterfaceError)):
+        response = render(request, "503.html", status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    return defaults.server_error(request)
