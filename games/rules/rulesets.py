@@ -158,10 +158,14 @@ class AnyRun:
     length: int
     points: int
 
+    @property
+    def runs(self) -> tuple[tuple[int, ...], ...]:
+        """The runs that count: 1-2-3-4, 2-3-4-5 and 3-4-5-6 for four in sequence."""
+        return tuple(tuple(range(start, start + self.length)) for start in range(1, 8 - self.length))
+
     def __call__(self, dice: Dice) -> int:
         shown = set(dice)
-        runs = (set(range(start, start + self.length)) for start in range(1, 8 - self.length))
-        return self.points if any(run <= shown for run in runs) else 0
+        return self.points if any(shown.issuperset(run) for run in self.runs) else 0
 
 
 @dataclass(frozen=True)
