@@ -76,8 +76,6 @@ class Rulebook:
     columns: list[ColumnHelp]
     #: Where an option sets the columns: each choice and its columns.
     layouts: list[Layout]
-    #: Options that leave some rows out, with their default.
-    row_options: dict[str, Any]
     #: Rounds of a game with the default options (one per box of a sheet).
     rounds: int
     upper_bonus: int
@@ -146,24 +144,23 @@ def build(ruleset: RuleSet) -> Rulebook:
             sections.append(Section(section, []))
         sections[-1].boxes.append(box)
 
-    columns = sorted({c for combo in combos for c in ruleset.columns(combo)}, key=COLUMN_ORDER.index)
+    shown_ever = {column for combo in combos for column in ruleset.columns(combo)}
+    columns = sorted(shown_ever, key=COLUMN_ORDER.index)
 
+    # The options that set the columns: each choice (the others left as usual) and its columns.
     layouts: list[Layout] = []
-    row_options: dict[str, Any] = {}
     for option in ruleset.options:
         choices = [ruleset.normalize_options({option.key: value}) for value in option.choices]
-        if len({ruleset.columns(choice) for choice in choices}) > 1:
-            for value, choice in zip(option.choices, choices, strict=True):
-                shown = ruleset.columns(choice)
-                if isinstance(value, int):
-                    title = ngettext("%(n)s column", "%(n)s columns", value) % {"n": value}
-                else:
-                    title = " · ".join(labels.column_label(c) for c in shown)
-                layouts.append(
-                    Layout(option.key, value, title, value == option.default, list(map(_column, shown)))
-                )
-        if len({ruleset.rows(choice) for choice in choices}) > 1:
-            row_options[option.key] = option.default
+        if len({ruleset.columns(choice) for choice in choices}) < 2:
+            continue
+        for value, choice in zip(option.choices, choices, strict=True):
+            shown = ruleset.columns(choice)
+            if type(value) is int:  # a number of columns
+                title = ngettext("%(n)s column", "%(n)s columns", value) % {"n": value}
+            else:
+                title = " · ".join(labels.column_label(c) for c in shown)
+            default = value == option.default
+            layouts.append(Layout(option.key, value, title, default, list(map(_column, shown))))
     if not layouts:
         shown = ruleset.columns(defaults)
         layouts.append(Layout("", None, "", True, list(map(_column, shown))))
@@ -177,7 +174,6 @@ def build(ruleset: RuleSet) -> Rulebook:
         sections=sections,
         columns=list(map(_column, columns)),
         layouts=layouts,
-        row_options=row_options,
         rounds=len(ruleset.rows(defaults)) * len(ruleset.columns(defaults)),
         upper_bonus=UPPER_BONUS,
         upper_threshold=UPPER_BONUS_THRESHOLD,
@@ -186,7 +182,6 @@ def build(ruleset: RuleSet) -> Rulebook:
         five_alike_label=labels.row_label(key, "five_of_a_kind"),
         five_alike_points=_points(ruleset, "five_of_a_kind") if five else "",
         joker_fixed=[
-            (labels.row_label(key, row), points)
-            for row, points in ruleset.joker_fixed.items()
+            (labels.row_label(key, row), points) for row, points in ruleset.joker_fixed.items()
         ],
     )

@@ -18,12 +18,7 @@ from django.utils import translation
 
 from games import labels, services
 from games.rules import RULESETS
-from games.rules.rulesets import (
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
-    YAHTZEE_BONUS,
-    ExactRun,
-)
+from games.rules.rulesets import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS
 
 pytestmark = pytest.mark.django_db
 
@@ -111,6 +106,18 @@ def test_every_row_the_engine_has_gets_a_description(client: Client, key: str, r
     assert len(text) > 15, (key, row, text)
 
 
+def test_a_row_added_without_words_shows_an_empty_description(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the test above catches: a new row of a kind the template words by row.
+    from games.rules.rulesets import DiceSum
+
+    yam = RULESETS["yam"]
+    scorers = {**yam.scorers, "second_chance": DiceSum()}
+    monkeypatch.setitem(RULESETS, "yam", dataclasses.replace(yam, scorers=scorers))
+    assert boxes(page(client, "yam"))["second_chance"]["text"] == ""
+
+
 @pytest.mark.parametrize("key", KEYS)
 def test_the_bonus_numbers_are_the_engines(client: Client, key: str) -> None:
     html = page(client, key)
@@ -142,6 +149,8 @@ def test_the_yahtzee_page_words_the_straights_as_the_engine_scores_them(client: 
 def test_a_change_to_the_engines_scores_shows_on_its_page(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from games.rules.rulesets import ExactRun
+
     yam = RULESETS["yam"]
     scorers = {**yam.scorers, "small_straight": ExactRun((1, 2, 3, 4, 5), 99)}
     monkeypatch.setitem(RULESETS, "yam", dataclasses.replace(yam, scorers=scorers))
@@ -157,7 +166,7 @@ def test_the_column_yams_page_gives_each_column_its_symbol_and_order(client: Cli
         assert labels.COLUMN_SYMBOLS[column] in html
     # The choice of columns at the start, the usual one marked.
     assert re.search(r"3 columns <span class=\"colsyms\">↓ ⇅ ↑ </span> <em>\(the usual\)", html)
-    assert "4 columns <span class=\"colsyms\">↓ ⇅ ↑ 1× </span></li>" in html
+    assert '4 columns <span class="colsyms">↓ ⇅ ↑ 1× </span></li>' in html
     # Max and Min: only in games started with them.
     for row in ("max", "min"):
         assert "Optional" in boxes(html)[row]["text"]
@@ -212,9 +221,7 @@ def legend(client: Client, ruleset: str, options: dict[str, Any]) -> str | None:
 
 
 def test_a_column_yams_sheet_explains_its_column_symbols(client: Client) -> None:
-    assert legend(client, "yams-columns", {}) == (
-        "↓ top to bottom · ⇅ any order · ↑ bottom to top"
-    )
+    assert legend(client, "yams-columns", {}) == ("↓ top to bottom · ⇅ any order · ↑ bottom to top")
     assert legend(client, "yams-columns", {"columns": 4}) == (
         "↓ top to bottom · ⇅ any order · ↑ bottom to top · 1× first roll"
     )

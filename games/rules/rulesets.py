@@ -161,7 +161,8 @@ class AnyRun:
     @property
     def runs(self) -> tuple[tuple[int, ...], ...]:
         """The runs that count: 1-2-3-4, 2-3-4-5 and 3-4-5-6 for four in sequence."""
-        return tuple(tuple(range(start, start + self.length)) for start in range(1, 8 - self.length))
+        starts = range(1, 8 - self.length)
+        return tuple(tuple(range(start, start + self.length)) for start in starts)
 
     def __call__(self, dice: Dice) -> int:
         shown = set(dice)
