@@ -59,14 +59,16 @@ class Boxes(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._row and self._field:
-            box = self.boxes[self._row]
-            box[self._field] = " ".join((box[self._field] + data).split())
+            self.boxes[self._row][self._field] += data
 
 
 def boxes(html: str) -> dict[str, dict[str, str]]:
     parser = Boxes()
     parser.feed(html)
-    return parser.boxes
+    return {
+        row: {name: " ".join(text.split()) for name, text in box.items()}
+        for row, box in parser.boxes.items()
+    }
 
 
 def page(client: Client, key: str, language: str = "en") -> str:
