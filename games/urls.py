@@ -42,5 +42,5 @@ urlpatterns = [
     path("evenings", stats.history, name="history"),
     path("players/<path:name>", stats.player_stats, name="player_stats"),
     path("rules/", rules.index, name="rules"),
-    path("rules/<str:key>/", rules.ruleset, name="rules_ruleset"),
+    path("rules/<str:ruleset>/", rules.ruleset_rules, name="rules_ruleset"),
 ]

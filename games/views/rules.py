@@ -17,12 +17,12 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def ruleset(request: HttpRequest, key: str) -> HttpResponse:
-    if key not in RULESETS:
+def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
+    if ruleset not in RULESETS:
         raise Http404("No such rule set.")
     context = {
-        "book": rulebook.build(RULESETS[key]),
-        "others": [(k, labels.ruleset_short(k)) for k in RULESETS if k != key],
+        "book": rulebook.build(RULESETS[ruleset]),
+        "others": [(key, labels.ruleset_short(key)) for key in RULESETS if key != ruleset],
         "modes": dict(labels.mode_labels()),
     }
     return render(request, "rules/ruleset.html", context)
