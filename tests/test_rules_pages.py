@@ -142,7 +142,10 @@ def test_the_yahtzee_page_words_the_straights_as_the_engine_scores_them(client: 
     assert text["small_straight"]["text"] == (
         "Any 4 dice in sequence (1-2-3-4 / 2-3-4-5 / 3-4-5-6). Scores 30."
     )
-    assert text["full_house"]["text"].endswith("Five alike do not count.")
+    assert text["full_house"]["text"].endswith(
+        "Five alike do not count, except as a Joker (below)."
+    )
+    assert boxes(page(client, "yams"))["full_house"]["text"].endswith("Five alike do not count.")
     assert boxes(page(client, "yam"))["full_house"]["text"].endswith(
         "Five alike count as a full house too."
     )
