@@ -77,6 +77,14 @@ COLUMN_LABELS = {
 
 COLUMN_SYMBOLS = {"down": "↓", "free": "⇅", "up": "↑", "dry": "1×"}
 
+#: The order a column imposes, short enough for the line under a multi-column sheet's header.
+COLUMN_ORDERS = {
+    "down": _("top to bottom"),
+    "free": _("any order"),
+    "up": _("bottom to top"),
+    "dry": _("first roll"),
+}
+
 MODE_LABELS = {
     "value": _("Values"),
     "dice": _("Dice"),
@@ -113,6 +121,11 @@ def five_of_a_kind_count(rulesets: Iterable[str], n: int) -> str:
 def column_label(column: str) -> str:
     """The column's name in the active language (the key itself if unknown)."""
     return str(COLUMN_LABELS.get(column, column))
+
+
+def column_order(column: str) -> str:
+    """The order the column imposes, in a few words of the active language."""
+    return str(COLUMN_ORDERS.get(column, column))
 
 
 def ruleset_short(ruleset: str) -> str:

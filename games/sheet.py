@@ -116,6 +116,14 @@ class Sheet:
         return None if self.current is None else self.players[self.current].name
 
     @property
+    def legend(self) -> list[tuple[str, str]]:
+        """The column symbols of a multi-column sheet and the order each imposes."""
+        if not self.multi_column:
+            return []
+        shown = self.columns[: self.columns_per_player]
+        return [(column.symbol, labels.column_order(column.column)) for column in shown]
+
+    @property
     def winners(self) -> list[PlayerView]:
         return [p for p in self.players if p.winner]
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import board, evening, review, spectator, stats, table
+from games.views import board, evening, review, rules, spectator, stats, table
 
 game = "e/<str:token>/g/<int:number>/"
 # Spectator pages: read only, and no write URL takes a spectator token.
@@ -41,4 +41,6 @@ urlpatterns = [
     path(watched_game + "export.json", review.watch_export, name="watch_export"),
     path("evenings", stats.history, name="history"),
     path("players/<path:name>", stats.player_stats, name="player_stats"),
+    path("rules/", rules.index, name="rules"),
+    path("rules/<str:ruleset>/", rules.ruleset_rules, name="rules_ruleset"),
 ]

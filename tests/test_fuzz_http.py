@@ -371,6 +371,7 @@ def kwargs_for(pattern: URLPattern, game: models.Game) -> dict[str, Any]:
         "view_token": lambda: game.evening.view_token,
         "number": lambda: game.number,
         "name": lambda: game.seats.order_by("position").first().player.name,
+        "ruleset": lambda: game.ruleset,
     }
     return {key: values[key]() for key in pattern.pattern.converters}
 

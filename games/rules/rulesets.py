@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from .dice import ALL_HANDS, Dice, face_counts
 from .errors import N_, IllegalMove
@@ -52,17 +52,31 @@ Scorer = Callable[[Dice], int]
 
 
 # --- scorers -------------------------------------------------------------------------------
+#
+# Each scorer is a small frozen dataclass rather than a closure, so that what it counts (the
+# face, how many alike, the points) can be read as well as run: the rules pages word each box
+# from these fields, and so say what the scoring does.
 
 
-def count_face(face: int) -> Scorer:
-    def score(dice: Dice) -> int:
-        return face * dice.count(face)
+@dataclass(frozen=True)
+class FaceSum:
+    """The dice showing ``face``, added up (the upper rows)."""
 
-    return score
+    kind: ClassVar[str] = "face"
+    face: int
+
+    def __call__(self, dice: Dice) -> int:
+        return self.face * dice.count(self.face)
 
 
-def sum_of_dice(dice: Dice) -> int:
-    return sum(dice)
+@dataclass(frozen=True)
+class DiceSum:
+    """All five dice added up, whatever they show (chance, max, min)."""
+
+    kind: ClassVar[str] = "sum"
+
+    def __call__(self, dice: Dice) -> int:
+        return sum(dice)
 
 
 def _alike(dice: Dice, n: int) -> int | None:
@@ -74,72 +88,100 @@ def _alike(dice: Dice, n: int) -> int | None:
     return None
 
 
-def of_a_kind_sum_all(n: int) -> Scorer:
+@dataclass(frozen=True)
+class AlikeSumAll:
     """At least n alike: the sum of all five dice."""
 
-    def score(dice: Dice) -> int:
-        return sum(dice) if _alike(dice, n) else 0
+    kind: ClassVar[str] = "alike_sum_all"
+    n: int
 
-    return score
+    def __call__(self, dice: Dice) -> int:
+        return sum(dice) if _alike(dice, self.n) else 0
 
 
-def of_a_kind_sum_alike(n: int) -> Scorer:
+@dataclass(frozen=True)
+class AlikeSum:
     """At least n alike: the sum of those n dice."""
 
-    def score(dice: Dice) -> int:
-        face = _alike(dice, n)
-        return face * n if face else 0
+    kind: ClassVar[str] = "alike_sum"
+    n: int
 
-    return score
-
-
-def of_a_kind_fixed(n: int, points: int) -> Scorer:
-    def score(dice: Dice) -> int:
-        return points if _alike(dice, n) else 0
-
-    return score
+    def __call__(self, dice: Dice) -> int:
+        face = _alike(dice, self.n)
+        return face * self.n if face else 0
 
 
-def full_house(points: int, five_alike_counts: bool) -> Scorer:
-    def score(dice: Dice) -> int:
+@dataclass(frozen=True)
+class AlikeFixed:
+    """At least n alike: a fixed score."""
+
+    kind: ClassVar[str] = "alike_fixed"
+    n: int
+    points: int
+
+    def __call__(self, dice: Dice) -> int:
+        return self.points if _alike(dice, self.n) else 0
+
+
+@dataclass(frozen=True)
+class FullHouse:
+    """Three of one face and two of another (or, where ``five_alike_counts``, five alike)."""
+
+    kind: ClassVar[str] = "full_house"
+    points: int
+    five_alike_counts: bool
+
+    def __call__(self, dice: Dice) -> int:
         shape = sorted(c for c in face_counts(dice) if c)
-        if shape == [2, 3] or (five_alike_counts and shape == [5]):
-            return points
+        if shape == [2, 3] or (self.five_alike_counts and shape == [5]):
+            return self.points
         return 0
 
-    return score
 
-
-def exact_run(faces: tuple[int, ...], points: int) -> Scorer:
+@dataclass(frozen=True)
+class ExactRun:
     """Exactly these five faces (1-2-3-4-5 or 2-3-4-5-6)."""
-    wanted = tuple(sorted(faces))
 
-    def score(dice: Dice) -> int:
-        return points if tuple(sorted(dice)) == wanted else 0
+    kind: ClassVar[str] = "exact_run"
+    faces: tuple[int, ...]
+    points: int
 
-    return score
+    def __call__(self, dice: Dice) -> int:
+        return self.points if tuple(sorted(dice)) == tuple(sorted(self.faces)) else 0
 
 
-def any_run(length: int, points: int) -> Scorer:
+@dataclass(frozen=True)
+class AnyRun:
     """Any ``length`` faces in sequence among the dice."""
-    runs = [set(range(start, start + length)) for start in range(1, 8 - length)]
 
-    def score(dice: Dice) -> int:
+    kind: ClassVar[str] = "any_run"
+    length: int
+    points: int
+
+    @property
+    def runs(self) -> tuple[tuple[int, ...], ...]:
+        """The runs that count: 1-2-3-4, 2-3-4-5 and 3-4-5-6 for four in sequence."""
+        starts = range(1, 8 - self.length)
+        return tuple(tuple(range(start, start + self.length)) for start in starts)
+
+    def __call__(self, dice: Dice) -> int:
         shown = set(dice)
-        return points if any(run <= shown for run in runs) else 0
-
-    return score
+        return self.points if any(shown.issuperset(run) for run in self.runs) else 0
 
 
-def five_alike(points: int) -> Scorer:
-    def score(dice: Dice) -> int:
-        return points if len(set(dice)) == 1 else 0
+@dataclass(frozen=True)
+class FiveAlike:
+    """All five dice alike: a fixed score."""
 
-    return score
+    kind: ClassVar[str] = "five_alike"
+    points: int
+
+    def __call__(self, dice: Dice) -> int:
+        return self.points if len(set(dice)) == 1 else 0
 
 
 UPPER_SCORERS: dict[str, Scorer] = {
-    row.value: count_face(face) for face, row in enumerate(UPPER_ROWS, start=1)
+    row.value: FaceSum(face) for face, row in enumerate(UPPER_ROWS, start=1)
 }
 
 
@@ -259,12 +301,12 @@ YAM = RuleSet(
     max_players=6,
     scorers={
         **UPPER_SCORERS,
-        Row.THREE_OF_A_KIND: of_a_kind_sum_all(3),
-        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 25),
-        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 25),
-        Row.FULL_HOUSE: full_house(30, five_alike_counts=True),
-        Row.FOUR_OF_A_KIND: of_a_kind_fixed(4, 40),
-        Row.FIVE_OF_A_KIND: five_alike(50),
+        Row.THREE_OF_A_KIND: AlikeSumAll(3),
+        Row.SMALL_STRAIGHT: ExactRun((1, 2, 3, 4, 5), 25),
+        Row.LARGE_STRAIGHT: ExactRun((2, 3, 4, 5, 6), 25),
+        Row.FULL_HOUSE: FullHouse(30, five_alike_counts=True),
+        Row.FOUR_OF_A_KIND: AlikeFixed(4, 40),
+        Row.FIVE_OF_A_KIND: FiveAlike(50),
     },
 )
 
@@ -274,13 +316,13 @@ YAHTZEE = RuleSet(
     max_players=8,
     scorers={
         **UPPER_SCORERS,
-        Row.THREE_OF_A_KIND: of_a_kind_sum_all(3),
-        Row.FOUR_OF_A_KIND: of_a_kind_sum_all(4),
-        Row.FULL_HOUSE: full_house(25, five_alike_counts=False),
-        Row.SMALL_STRAIGHT: any_run(4, 30),
-        Row.LARGE_STRAIGHT: any_run(5, 40),
-        Row.FIVE_OF_A_KIND: five_alike(50),
-        Row.CHANCE: sum_of_dice,
+        Row.THREE_OF_A_KIND: AlikeSumAll(3),
+        Row.FOUR_OF_A_KIND: AlikeSumAll(4),
+        Row.FULL_HOUSE: FullHouse(25, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: AnyRun(4, 30),
+        Row.LARGE_STRAIGHT: AnyRun(5, 40),
+        Row.FIVE_OF_A_KIND: FiveAlike(50),
+        Row.CHANCE: DiceSum(),
     },
     joker=True,
     joker_fixed={Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40},
@@ -292,13 +334,13 @@ YAMS = OrderedRuleSet(
     max_players=8,
     scorers={
         **UPPER_SCORERS,
-        Row.THREE_OF_A_KIND: of_a_kind_fixed(3, 20),
-        Row.FOUR_OF_A_KIND: of_a_kind_fixed(4, 40),
-        Row.FULL_HOUSE: full_house(30, five_alike_counts=False),
-        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 30),
-        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 40),
-        Row.FIVE_OF_A_KIND: five_alike(50),
-        Row.CHANCE: sum_of_dice,
+        Row.THREE_OF_A_KIND: AlikeFixed(3, 20),
+        Row.FOUR_OF_A_KIND: AlikeFixed(4, 40),
+        Row.FULL_HOUSE: FullHouse(30, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: ExactRun((1, 2, 3, 4, 5), 30),
+        Row.LARGE_STRAIGHT: ExactRun((2, 3, 4, 5, 6), 40),
+        Row.FIVE_OF_A_KIND: FiveAlike(50),
+        Row.CHANCE: DiceSum(),
     },
     options=(Option("order", ("ordered", "free"), "ordered"),),
 )
@@ -309,15 +351,15 @@ YAMS_COLUMNS = ColumnsRuleSet(
     max_players=8,
     scorers={
         **UPPER_SCORERS,
-        Row.MAX: sum_of_dice,
-        Row.MIN: sum_of_dice,
-        Row.THREE_OF_A_KIND: of_a_kind_sum_alike(3),
-        Row.FOUR_OF_A_KIND: of_a_kind_sum_alike(4),
-        Row.FULL_HOUSE: full_house(25, five_alike_counts=False),
-        Row.SMALL_STRAIGHT: exact_run((1, 2, 3, 4, 5), 30),
-        Row.LARGE_STRAIGHT: exact_run((2, 3, 4, 5, 6), 40),
-        Row.FIVE_OF_A_KIND: five_alike(50),
-        Row.CHANCE: sum_of_dice,
+        Row.MAX: DiceSum(),
+        Row.MIN: DiceSum(),
+        Row.THREE_OF_A_KIND: AlikeSum(3),
+        Row.FOUR_OF_A_KIND: AlikeSum(4),
+        Row.FULL_HOUSE: FullHouse(25, five_alike_counts=False),
+        Row.SMALL_STRAIGHT: ExactRun((1, 2, 3, 4, 5), 30),
+        Row.LARGE_STRAIGHT: ExactRun((2, 3, 4, 5, 6), 40),
+        Row.FIVE_OF_A_KIND: FiveAlike(50),
+        Row.CHANCE: DiceSum(),
     },
     options=(Option("columns", (1, 3, 4), 3), Option("max_min", (True, False), True)),
 )
