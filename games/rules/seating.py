@@ -13,6 +13,8 @@ def next_starter(seating: Sequence[Hashable], first: int, playing: Sequence[Hash
     order; newcomers, and players back from a game they sat out, sit after the last
     seat of ``seating``, so they come after it going round.
     """
+    if not playing:
+        return 0  # nobody plays: the engine refuses the game, not this
     seat = {player: place for place, player in enumerate(seating)}
     places = [seat.get(player, len(seating) + i) for i, player in enumerate(playing)]
     after = [i for i, place in enumerate(places) if place > first]
