@@ -151,7 +151,9 @@ def test_a_spectator_never_sees_nor_posts_the_next_game_form(client: Client) -> 
     assert b'name="players"' not in html
     post = {"players": ids(game, "Ann", "Bob")}
     assert client.post(f"/s/{game.evening.view_token}/next", post).status_code == 404
-    assert client.post(reverse("next_game", args=[game.evening.view_token]), post).status_code == 404
+    assert (
+        client.post(reverse("next_game", args=[game.evening.view_token]), post).status_code == 404
+    )
     assert games_of(game) == 1
 
 
@@ -177,9 +179,7 @@ def test_starting_the_next_game_goes_to_its_sheet_and_says_who_starts(client: Cl
         pytest.param({"name": "Gus"}, "played by 1 to 6 players, not 7", id="too many"),
     ],
 )
-def test_it_refuses_bad_players_and_stores_nothing(
-    client: Client, post: dict, words: str
-) -> None:
+def test_it_refuses_bad_players_and_stores_nothing(client: Client, post: dict, words: str) -> None:
     game = finished(("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
     data = {"players": ids(game, "Ann", "Bob", "Cy", "Dee", "Eve", "Fay"), **post}
     players = models.Player.objects.count()
@@ -203,9 +203,7 @@ def test_it_refuses_while_the_game_is_being_played(client: Client) -> None:
 
 def test_the_next_game_form_needs_the_csrf_token(client: Client) -> None:
     game = finished()
-    response = Client(enforce_csrf_checks=True).post(
-        next_url(game), {"players": ids(game, "Ann")}
-    )
+    response = Client(enforce_csrf_checks=True).post(next_url(game), {"players": ids(game, "Ann")})
     assert response.status_code == 403
     assert games_of(game) == 1
 

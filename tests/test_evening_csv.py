@@ -54,7 +54,7 @@ def test_the_games_csv_has_a_row_per_game_and_player(client: Client, night: mode
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     disposition = response["Content-Disposition"]
     assert disposition.startswith("attachment; filename=")
-    assert disposition.endswith("-games.csv\"") or disposition.endswith("-games.csv")
+    assert disposition.endswith('-games.csv"') or disposition.endswith("-games.csv")
     assert header(response) == GAMES_HEADER
     expected = []
     for game in tally.open_evening(night.evening.token)[1]:

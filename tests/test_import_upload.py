@@ -81,7 +81,9 @@ def test_a_refused_file_says_the_turn_and_the_rule_and_stores_nothing(
 
 def test_the_refusal_is_in_french_for_a_french_reader(client: Client) -> None:
     game = evening()
-    content = doc(turns=[t("Ana", "ones", value=3), t("Ben", "ones", value=2), t("Ana", "ones", value=1)])
+    content = doc(
+        turns=[t("Ana", "ones", value=3), t("Ben", "ones", value=2), t("Ana", "ones", value=1)]
+    )
     response = client.post(
         import_url(game), {"file": upload(content)}, headers={"Accept-Language": "fr"}
     )
@@ -141,9 +143,7 @@ def test_it_asks_for_a_file(client: Client) -> None:
 def test_the_import_needs_the_csrf_token() -> None:
     game = evening()
     before = counts()
-    response = Client(enforce_csrf_checks=True).post(
-        import_url(game), {"file": upload(doc())}
-    )
+    response = Client(enforce_csrf_checks=True).post(import_url(game), {"file": upload(doc())})
     assert response.status_code == 403
     assert counts() == before
 
@@ -152,7 +152,9 @@ def test_no_spectator_can_import(client: Client) -> None:
     game = evening()
     view = game.evening.view_token
     before = counts()
-    assert client.post(reverse("import_game", args=[view]), {"file": upload(doc())}).status_code == 404
+    assert (
+        client.post(reverse("import_game", args=[view]), {"file": upload(doc())}).status_code == 404
+    )
     assert client.post(f"/s/{view}/import", {"file": upload(doc())}).status_code == 404
     assert counts() == before
 

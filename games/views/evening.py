@@ -139,7 +139,8 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
         else:
             name = services.load(new).state.players[new.first_seat]
             messages.info(
-                request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
+                request,
+                _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name},
             )
             return redirect(access.url("sheet", new.number))
     return _evening_page(request, access, next_form=form, status=422)
