@@ -139,7 +139,7 @@ def test_the_evening_page_offers_the_next_games_players_once_the_game_is_over(
     assert "Once this game is over" in html
     play(game, best)
     html = client.get(page).content.decode()
-    assert f'action="{next_url(game)}#next-game"' in html
+    assert f'action="{next_url(game)}"' in html
     for player in models.Player.objects.filter(evening=game.evening):
         assert f'name="players" value="{player.pk}" checked' in html
     assert 'name="name"' in html
