@@ -13,6 +13,8 @@ from evening_support import best, evening, play
 from test_importgame import BAD, counts, doc, full_yam_game, t
 
 from games import models, services
+from games.rules import Game as RulesGame
+from games.rules import Move, gamefile
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +131,21 @@ def test_a_file_just_under_the_limit_is_read(client: Client) -> None:
     padded = json.dumps(doc())
     padded += " " * (256 * 1024 - len(padded))
     assert client.post(import_url(game), {"file": upload(padded)}).status_code == 302
+
+
+def test_the_biggest_game_file_the_site_writes_is_under_the_limit(client: Client) -> None:
+    names = [f"Élodie-Marguerite de la Grande Tablée {n:02d}" for n in range(8)]
+    state = RulesGame.new("yams-columns", names, {"columns": 4}, 0)
+    while not state.finished:
+        column, row = state.playable_cells()[0]
+        rolls = [] if column == "dry" else [[1, 2, 3, 4, 5], [6, 6, 6, 4, 5]]
+        state.play(Move(state.current_player, row, column, dice=[6] * 5, rolls=rolls))
+    document = gamefile.dumps(state)
+    assert len(document.encode()) > 150 * 1024
+    game = evening()
+    response = client.post(import_url(game), {"file": upload(document)})
+    assert response.status_code == 302
+    assert models.Game.objects.get(evening=game.evening, number=2).result is not None
 
 
 def test_it_asks_for_a_file(client: Client) -> None:
