@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 from evening_support import best, by_player, evening, least, play
+from test_races import at_once
 
 from games import models, services, tally
 from games.rules import IllegalMove
@@ -217,3 +221,31 @@ def test_the_game_over_panel_links_to_the_next_games_players(client: Client) -> 
     game = finished()
     html = client.get(reverse("sheet", args=[game.evening.token, 1])).content.decode()
     assert f'href="{reverse("evening_games", args=[game.evening.token])}#next-game"' in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_starting_the_next_game_at_once_start_one() -> None:
+    game = finished()
+    path = next_url(game)
+
+    def phone(names: tuple[str, ...], newcomer: str) -> Callable[[], Any]:
+        return lambda: Client().post(path, {"players": ids(game, *names), "name": newcomer})
+
+    answers = at_once(phone(("Ann", "Bob"), "Eve"), phone(("Cy", "Dee"), "Fay"))
+    assert sorted(a.status_code for a in answers) == [302, 422]
+    assert games_of(game) == 2
+    # The refused phone's newcomer was not written either.
+    new = models.Game.objects.get(evening=game.evening, number=2)
+    assert models.Player.objects.filter(evening=game.evening).count() == 5
+    assert len(seated(new)) == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_play_again_and_the_next_game_form_at_once_start_one_game() -> None:
+    game = finished()
+    again = reverse("play_again", args=[game.evening.token, 1])
+    at_once(
+        lambda: Client().post(again),
+        lambda: Client().post(next_url(game), {"players": ids(game, "Ann", "Cy")}),
+    )
+    assert games_of(game) == 2
