@@ -1,16 +1,19 @@
-"""Forms for what people type: the start of an evening and player names."""
+"""Forms for what people type: the start of an evening, player names, the players of the
+next game, and a game file to import."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import labels
-from games.models import Game
+from games.models import Game, Player
 from games.rules import RULESETS, IllegalMove
 from games.rules import Game as RulesGame
 from games.sheet import explain
@@ -119,11 +122,66 @@ class RenameForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
 
     def clean_name(self) -> str:
-        name = clean_name(self.cleaned_data["name"])
-        if not name:
-            raise forms.ValidationError(_("A player needs a name."))
-        if len(name) > NAME_MAX_LENGTH:
+        return player_name(self.cleaned_data["name"])
+
+
+def player_name(typed: str) -> str:
+    """A typed player's name, cleaned; ValidationError if nothing is left or it is too long."""
+    name = clean_name(typed)
+    if not name:
+        raise forms.ValidationError(_("A player needs a name."))
+    if len(name) > NAME_MAX_LENGTH:
+        raise forms.ValidationError(
+            _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
+        )
+    return name
+
+
+class NextGameForm(forms.Form):
+    """Who plays the evening's next game: the evening's players ticked, and a newcomer."""
+
+    players = forms.TypedMultipleChoiceField(coerce=int, required=False)
+    # Not stripped by the field: spaces typed alone are a name left empty, said so, not
+    # taken for "no newcomer".
+    name = forms.CharField(label=_("Add a player"), max_length=200, required=False, strip=False)
+
+    def __init__(self, players: Sequence[Player], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.evening_players = list(players)
+        self.fields["players"].choices = [(p.pk, p.name) for p in self.evening_players]
+
+    def clean_name(self) -> str:
+        typed = self.cleaned_data.get("name") or ""
+        if not typed:
+            return ""
+        cleaned = player_name(typed)
+        for player in self.evening_players:
+            if player.name.casefold() == cleaned.casefold():
+                raise forms.ValidationError(
+                    _("%(name)s is already on the list: tick their box.") % {"name": player.name}
+                )
+        return cleaned
+
+    def ticks(self) -> list[tuple[Player, bool]]:
+        """Each player of the list and whether their box is ticked (as sent, or as set up)."""
+        ticked = {str(value) for value in self["players"].value() or []}
+        return [(player, str(player.pk) in ticked) for player in self.evening_players]
+
+
+#: The biggest game file the site writes (8 players of 40-character names, 4 columns, every
+#: turn with its three rolls) is about 190 KB: tests/test_import_upload.py imports it.
+IMPORT_MAX_BYTES = 256 * 1024
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("Game file"))
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        # The size the upload handler counted: a file too big is refused unread.
+        if upload.size > IMPORT_MAX_BYTES:
             raise forms.ValidationError(
-                _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
+                _("This file is %(size)s: a game file has at most %(max)s.")
+                % {"size": filesizeformat(upload.size), "max": filesizeformat(IMPORT_MAX_BYTES)}
             )
-        return name
+        return upload

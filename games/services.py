@@ -24,7 +24,7 @@ from django.db.models import F, prefetch_related_objects
 
 from games import models
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move, Played, Row, gamefile
+from games.rules import IllegalMove, Move, Played, Row, gamefile, next_starter
 from games.rules.errors import N_
 from games.rules.rulesets import YAHTZEE_BONUS
 
@@ -295,12 +295,44 @@ def play_again(game_id: int) -> models.Game:
             # Another phone already started it: join that one rather than a second.
             return newer
         players = [s.player for s in game.seats.select_related("player").order_by("position")]
-        setup = RulesGame.new(
-            game.ruleset,
-            [p.name for p in players],
-            game.options,
-            (game.first_seat + 1) % len(players),
-        )
+        names = [p.name for p in players]
+        first = next_starter(names, game.first_seat, names)
+        setup = RulesGame.new(game.ruleset, names, game.options, first)
+        return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
+
+
+def next_game(game_id: int, playing: Sequence[int], newcomers: Sequence[str]) -> models.Game:
+    """The evening's next game after the finished game ``game_id``, with players chosen
+    between games: ``playing``, ids of the evening's players who play, and ``newcomers``,
+    names of new players. Same rules and entry mode; raises IllegalMove.
+
+    Those of the last game keep their seats' order; players back from a game they sat
+    out, then newcomers, sit after them. The start passes round the table as with Play
+    again (``next_starter``), skipping whoever sits this one out.
+    """
+    with transaction.atomic():
+        game = _locked(game_id, None)
+        if not load(game).finished:
+            raise IllegalMove("next", N_("Finish this game first."))
+        if game.evening.games.filter(number__gt=game.number).exists():
+            raise IllegalMove("next", N_("The next game has already been started."))
+        chosen = {p.pk: p for p in game.evening.players.filter(pk__in=playing)}
+        if len(chosen) != len(set(playing)):
+            raise IllegalMove("players", N_("Unknown player."))
+        taken = {p.name.casefold() for p in game.evening.players.all()}
+        if any(name.casefold() in taken for name in newcomers):
+            raise IllegalMove("players", N_("Another player of this evening has that name."))
+        seated = [s.player for s in seats_of(game)]
+        kept = [p for p in seated if p.pk in chosen]
+        back = [chosen[pk] for pk in sorted(chosen.keys() - {p.pk for p in kept})]
+        players = kept + back
+        names = [p.name for p in players] + list(newcomers)
+        first = next_starter([p.name for p in seated], game.first_seat, names)
+        # The engine checks the number of players (and the names) before anything is written.
+        setup = RulesGame.new(game.ruleset, names, game.options, first)
+        players += [
+            models.Player.objects.create(evening=game.evening, name=name) for name in newcomers
+        ]
         return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import board, evening, review, rules, spectator, stats, table
+from games.views import board, evening, review, rules, spectator, spreadsheet, stats, table
 
 game = "e/<str:token>/g/<int:number>/"
 # Spectator pages: read only, and no write URL takes a spectator token.
@@ -26,6 +26,10 @@ urlpatterns = [
     path(game + "players", table.players, name="players"),
     # Evenings across phones: sharing, live polling, leaderboard, review, stats.
     path("e/<str:token>/games", evening.evening_games, name="evening_games"),
+    path("e/<str:token>/next", evening.next_game, name="next_game"),
+    path("e/<str:token>/import", evening.import_game, name="import_game"),
+    path("e/<str:token>/games.csv", spreadsheet.evening_csv, name="evening_csv"),
+    path("e/<str:token>/tally.csv", spreadsheet.tally_csv, name="tally_csv"),
     path("e/<str:token>/board", board.board, name="board"),
     path("e/<str:token>/board/poll", board.board_poll, name="board_poll"),
     path(game + "poll", spectator.poll, name="poll"),
@@ -33,6 +37,8 @@ urlpatterns = [
     path(game + "export.json", review.export, name="export"),
     path(watch, evening.watch_evening, name="watch_evening"),
     path(watch + "games", evening.watch_evening_games, name="watch_evening_games"),
+    path(watch + "games.csv", spreadsheet.watch_evening_csv, name="watch_evening_csv"),
+    path(watch + "tally.csv", spreadsheet.watch_tally_csv, name="watch_tally_csv"),
     path(watch + "board", board.watch_board, name="watch_board"),
     path(watch + "board/poll", board.watch_board_poll, name="watch_board_poll"),
     path(watched_game, spectator.watch_sheet, name="watch_sheet"),

@@ -16,6 +16,7 @@ from .rulesets import (
     RuleSet,
     get_ruleset,
 )
+from .seating import next_starter
 
 __all__ = [
     "ALL_HANDS",
@@ -33,5 +34,6 @@ __all__ = [
     "Row",
     "RuleSet",
     "get_ruleset",
+    "next_starter",
     "parse_dice",
 ]

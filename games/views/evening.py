@@ -1,15 +1,22 @@
-"""The evening page: its two links to share (with QR codes) and its games."""
+"""The evening page: its two links to share (with QR codes), its games, who plays the
+next one, and a game file to import as its next game."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
 
-from games import labels, services, tally
+from games import labels, models, services, tally
+from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
+from games.rules import IllegalMove
+from games.rules.gamefile import GameFileError
+from games.sheet import explain
 from games.views import table
 from games.views.access import Access, open_evening, open_with_games, remember, shown
 
@@ -37,7 +44,14 @@ def game_summaries(games: list[services.LoadedGame], access: Access) -> list[dic
     return summaries
 
 
-def _evening_page(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+def _evening_page(
+    request: table.HtmxHttpRequest,
+    access: Access,
+    *,
+    next_form: NextGameForm | None = None,
+    import_form: ImportForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
     evening, games = open_with_games(access)
     context: dict[str, Any] = {
         "evening": shown(evening, access),
@@ -45,13 +59,38 @@ def _evening_page(request: table.HtmxHttpRequest, access: Access) -> HttpRespons
         "games": game_summaries(games, access),
         "board_url": access.url("board"),
         "big_url": access.url("board") + "?big=1",
+        "games_csv_url": access.url("evening_csv"),
+        "tally_csv_url": access.url("tally_csv"),
     }
     # The template draws each link's QR code (the qr_code global, scorepad/jinja2.py).
     watch = reverse("watch_evening", args=[evening.view_token])
     context["watch_url"] = request.build_absolute_uri(watch)
     if not access.read_only:
         context["edit_url"] = request.build_absolute_uri(reverse("evening", args=[evening.token]))
-    return remember(request, render(request, "evenings/evening.html", context), access)
+        latest = games[-1] if games else None
+        if next_form is not None:
+            context["next_errors"] = [e for errors in next_form.errors.values() for e in errors]
+        if latest is not None and latest.finished:
+            context["next_form"] = next_form or NextGameForm(
+                _list_order(evening, latest),
+                initial={"players": [seat.player_id for seat in latest.seats]},
+            )
+            context["next_url"] = access.url("next_game")
+            context["last_number"] = latest.record.number
+        context["import_form"] = import_form or ImportForm()
+        context["import_url"] = access.url("import_game")
+        context["import_max"] = IMPORT_MAX_BYTES // 1024
+        context["next_number"] = (games[-1].record.number if games else 0) + 1
+    response = render(request, "evenings/evening.html", context, status=status)
+    return remember(request, response, access)
+
+
+def _list_order(evening: models.Evening, latest: services.LoadedGame) -> list[models.Player]:
+    """The evening's players for the next game's form: the last game's in their seats'
+    order, then those who sat it out."""
+    seated = [seat.player for seat in latest.seats]
+    ids = {player.pk for player in seated}
+    return seated + [p for p in evening.players.order_by("pk") if p.pk not in ids]
 
 
 @require_GET
@@ -73,3 +112,70 @@ def watch_evening(request: table.HtmxHttpRequest, view_token: str) -> HttpRespon
     if number is None:
         return redirect(access.url("evening_games"))
     return redirect(access.url("sheet", number))
+
+
+# --- between games ----------------------------------------------------------------------------
+
+
+@require_POST
+def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+    """Start the next game with the players ticked on the evening page, and a newcomer."""
+    access = Access(False, token)
+    evening, games = open_with_games(access)
+    latest = games[-1] if games else None
+    if latest is None:
+        return redirect(access.url("evening_games"))
+    form = NextGameForm(_list_order(evening, latest), request.POST)
+    if not latest.finished:
+        form.add_error(None, _("Finish this game first."))
+    elif form.is_valid():
+        newcomer = form.cleaned_data["name"]
+        try:
+            new = services.next_game(
+                latest.record.pk, form.cleaned_data["players"], [newcomer] if newcomer else []
+            )
+        except IllegalMove as problem:
+            form.add_error(None, explain(problem, latest.record.ruleset))
+        else:
+            name = services.load(new).state.players[new.first_seat]
+            messages.info(
+                request,
+                _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name},
+            )
+            return redirect(access.url("sheet", new.number))
+    return _evening_page(request, access, next_form=form, status=422)
+
+
+# --- importing a game file --------------------------------------------------------------------
+
+
+@require_POST
+def import_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+    """A ``scorepad.game.v1`` file, replayed by the rules all or nothing as ``importgame``
+    does (``services.import_document``), stored as the evening's next game."""
+    access = Access(False, token)
+    evening = open_evening(access)
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data["file"].read()
+        try:
+            game = services.import_document(data, evening)
+        except GameFileError as error:
+            form.add_error("file", refusal(error))
+        else:
+            messages.info(request, _("Game %(number)d imported.") % {"number": game.number})
+            return redirect(access.url("sheet", game.number))
+    return _evening_page(request, access, import_form=form, status=422)
+
+
+def refusal(error: GameFileError) -> str:
+    """What ``importgame`` says of a refused file (the turn, the message, the rule), in
+    the reader's language."""
+    message = explain(error)
+    if error.turn is None:
+        return _("%(message)s (rule: %(rule)s)") % {"message": message, "rule": error.rule}
+    return _("Turn %(turn)s: %(message)s (rule: %(rule)s)") % {
+        "turn": error.turn,
+        "message": message,
+        "rule": error.rule,
+    }
