@@ -53,10 +53,16 @@ WAKE_LOCK_STUB = """
 })();
 """
 
-#: The page goes to the background, or comes back (headless Chromium never hides a page).
+#: The page goes to the background, or comes back (headless Chromium never hides a page):
+#: the browser's own visibilityState again once visible.
 SET_VISIBILITY = """(state) => {
-  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => state === "hidden" });
+  if (state === "hidden") {
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+  } else {
+    delete document.visibilityState;
+    delete document.hidden;
+  }
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
 
@@ -122,6 +128,7 @@ def test_a_game_page_keeps_the_screen_on_until_the_switch_or_leaving_lets_it_sle
         )
 
         # A tap swaps the whole game, menu included: the switch comes back as it was.
+        page.locator("details.menu summary").click()
         table.pick(0, "fives", "free", "v:15")
         open_menu(page)
         expect(page.get_by_role("switch", name="Keep the screen on")).to_be_checked()
@@ -213,9 +220,8 @@ def test_with_no_network_a_page_answers_the_offline_page_in_the_sites_style(
         # The site's stylesheet came from the cache: the brand wears its red.
         brand = page.locator(".brand")
         expect(brand).to_have_css("color", "rgb(185, 28, 28)")
-        # Back online, the same address shows the game again.
+        # Back online, the page reloads by itself: the same address shows the game again.
         context.set_offline(False)
-        page.reload()
         expect(page.locator("#game")).to_be_attached()
 
 

@@ -11,7 +11,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 #: The page's background (static/css/site.css, --bg): the splash screen and the
 #: browser's bar blend with the page. The manifest has one colour; the pages' <meta
@@ -31,7 +31,7 @@ OFFLINE_ASSETS = (
 )
 
 
-@require_GET
+@require_safe
 def manifest(request: HttpRequest) -> HttpResponse:
     icon = {"type": "image/png"}
     data = {
@@ -59,7 +59,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
     return JsonResponse(data, content_type="application/manifest+json")
 
 
-@require_GET
+@require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     precache = [reverse("offline"), *(static(name) for name in OFFLINE_ASSETS)]
     # Static names carry their hash in production: a new file is a new worker, which
@@ -72,6 +72,6 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "offline.html", {"read_only": True})
