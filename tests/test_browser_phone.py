@@ -225,6 +225,27 @@ def test_with_no_network_a_page_answers_the_offline_page_in_the_sites_style(
         expect(page.locator("#game")).to_be_attached()
 
 
+KEPT_OFFLINE_PAGE_SAYS = """async (words) => {
+  const page = await caches.match("/offline", { ignoreVary: true });
+  return !!page && (await page.text()).includes(words);
+}"""
+
+
+def test_after_a_language_switch_the_offline_page_speaks_the_new_language(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    with phone(browser) as (_context, page):
+        page.goto(live_server.url + "/")
+        page.evaluate("navigator.serviceWorker.ready")
+        page.wait_for_function(KEPT_OFFLINE_PAGE_SAYS, arg="You are offline")
+        page.select_option("#language", "fr")
+        page.get_by_role("button", name="Change").click()
+        expect(page.get_by_role("button", name="Changer")).to_be_visible()
+        # The next look at /sw.js finds another worker, which keeps the French page.
+        page.reload()
+        page.wait_for_function(KEPT_OFFLINE_PAGE_SAYS, arg="Vous êtes hors ligne")
+
+
 def test_game_pages_and_htmx_answers_never_enter_the_cache(
     browser: Browser, live_server: LiveServer
 ) -> None:

@@ -109,6 +109,17 @@ def test_the_service_worker_keeps_only_the_offline_page_and_static_files(client:
     assert re.search(r'var VERSION = "[0-9a-f]{12}";', body)
 
 
+def test_a_visitor_who_switches_language_gets_a_new_worker(client: Client) -> None:
+    # The worker keeps the offline page as it was at install: a new worker keeps it anew.
+    def version(headers: dict[str, str]) -> str:
+        body = client.get("/sw.js", headers=headers).content.decode()
+        match = re.search(r'var VERSION = "([0-9a-f]+)";', body)
+        assert match
+        return match.group(1)
+
+    assert version({}) == version({}) != version(FRENCH)
+
+
 def test_the_csp_lets_the_site_register_its_worker_and_manifest(client: Client) -> None:
     csp = client.get("/").headers["Content-Security-Policy"]
     directives = dict((part.split()[0], part.split()[1:]) for part in csp.split(";"))

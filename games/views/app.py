@@ -62,9 +62,11 @@ def manifest(request: HttpRequest) -> HttpResponse:
 @require_safe
 def service_worker(request: HttpRequest) -> HttpResponse:
     precache = [reverse("offline"), *(static(name) for name in OFFLINE_ASSETS)]
-    # Static names carry their hash in production: a new file is a new worker, which
-    # installs afresh and drops the old cache.
-    version = hashlib.sha256("\n".join(precache).encode()).hexdigest()[:12]
+    # A new worker installs afresh (and drops the old cache) when its text changes: with
+    # a new static file (their names carry a hash in production), or in another language,
+    # so the offline page it keeps follows the language the visitor switched to.
+    seed = "\n".join([get_language(), *precache])
+    version = hashlib.sha256(seed.encode()).hexdigest()[:12]
     context = {"precache": precache, "offline_url": reverse("offline"), "version": version}
     response = render(request, "sw.js", context, content_type="application/javascript")
     # Browsers check for a new worker at most daily anyway; no-cache makes each check real.
