@@ -231,19 +231,28 @@ KEPT_OFFLINE_PAGE_SAYS = """async (words) => {
 }"""
 
 
+def until(page: Page, script: str, arg: Any, seconds: float = 10) -> None:
+    """Wait for an async script to answer true (wait_for_function takes a promise as true)."""
+    for _ in range(int(seconds * 10)):
+        if page.evaluate(script, arg) is True:
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"still not true after {seconds} s: {script}")
+
+
 def test_after_a_language_switch_the_offline_page_speaks_the_new_language(
     browser: Browser, live_server: LiveServer
 ) -> None:
     with phone(browser) as (_context, page):
         page.goto(live_server.url + "/")
         page.evaluate("navigator.serviceWorker.ready")
-        page.wait_for_function(KEPT_OFFLINE_PAGE_SAYS, arg="You are offline")
+        until(page, KEPT_OFFLINE_PAGE_SAYS, "You are offline")
         page.select_option("#language", "fr")
         page.get_by_role("button", name="Change").click()
         expect(page.get_by_role("button", name="Changer")).to_be_visible()
         # The next look at /sw.js finds another worker, which keeps the French page.
         page.reload()
-        page.wait_for_function(KEPT_OFFLINE_PAGE_SAYS, arg="Vous êtes hors ligne")
+        until(page, KEPT_OFFLINE_PAGE_SAYS, "Vous êtes hors ligne")
 
 
 def test_game_pages_and_htmx_answers_never_enter_the_cache(
