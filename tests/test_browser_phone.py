@@ -14,7 +14,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import serious_violations
 
-
 pytestmark = pytest.mark.browser
 
 PHONE = {"viewport": {"width": 390, "height": 844}}
@@ -268,7 +267,9 @@ def test_game_pages_and_htmx_answers_never_enter_the_cache(
                 const urls = [];
                 for (const name of await caches.keys()) {
                     const cache = await caches.open(name);
-                    for (const request of await cache.keys()) urls.push(new URL(request.url).pathname);
+                    for (const request of await cache.keys()) {
+                        urls.push(new URL(request.url).pathname);
+                    }
                 }
                 return urls;
             }"""

@@ -145,7 +145,7 @@ def test_the_offline_page_holds_no_form(client: Client) -> None:
     # It is kept in the phone's cache: a form there would post a stale CSRF token.
     html = client.get("/offline").content.decode()
     assert "<form" not in html
-    assert 'data-offline' in html
+    assert "data-offline" in html
 
 
 # --- the screen stays awake ---------------------------------------------------------------

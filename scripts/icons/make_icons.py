@@ -35,7 +35,8 @@ def main() -> None:
             page.goto(svg.as_uri())
             # The SVG document itself, drawn at the icon's size from its top-left corner.
             page.locator("svg").evaluate(
-                "(svg, size) => { svg.setAttribute('width', size); svg.setAttribute('height', size); }",
+                "(svg, size) => { svg.setAttribute('width', size);"
+                " svg.setAttribute('height', size); }",
                 size,
             )
             page.screenshot(path=STATIC / "icons" / name, omit_background=True)
