@@ -163,6 +163,7 @@ def test_without_a_wake_lock_the_switch_is_absent_and_nothing_fails(
         Table(page, live_server.url).start(["Ann", "Bob"], "yam", "value", starter=1)
         open_menu(page)
         expect(page.locator(".menu-items").get_by_role("button", name="Undo")).to_be_visible()
+        expect(page.locator("label.keep-awake")).to_have_count(1)
         expect(page.locator("label.keep-awake")).to_be_hidden()
         assert errors == []
 
