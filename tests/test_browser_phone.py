@@ -75,6 +75,20 @@ def phone(browser: Browser, **options: Any) -> Iterator[tuple[BrowserContext, Pa
         context.close()
 
 
+#: The page's service worker once active, or null after 10 s (ready alone never settles
+#: where no worker registers).
+READY = """() => Promise.race([
+  navigator.serviceWorker.ready.then((r) => ({ scope: r.scope, script: r.active.scriptURL })),
+  new Promise((resolve) => setTimeout(() => resolve(null), 10000)),
+])"""
+
+
+def active_worker(page: Page) -> dict[str, str]:
+    worker = page.evaluate(READY)
+    assert worker, "no service worker became active within 10 s"
+    return worker
+
+
 def wake_log(page: Page) -> list[str]:
     return json.loads(page.evaluate("sessionStorage.getItem('wake-log') || '[]'"))
 
@@ -180,7 +194,7 @@ def test_the_manifest_is_linked_valid_and_chromium_finds_the_site_installable(
         manifest = page.request.get(live_server.url + href).json()
         for field in ("name", "short_name", "start_url", "display", "icons", "theme_color"):
             assert manifest[field], field
-        assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)") is True
+        active_worker(page)
         cdp = context.new_cdp_session(page)
         parsed = cdp.send("Page.getAppManifest")
         assert parsed["errors"] == [], parsed["errors"]
@@ -195,11 +209,10 @@ def test_the_service_worker_registers_and_becomes_active(
 ) -> None:
     with phone(browser) as (_context, page):
         page.goto(live_server.url + "/")
+        worker = active_worker(page)
         assert page.evaluate("navigator.serviceWorker.ready.then(r => !!r.active)") is True
-        scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
-        assert scope == live_server.url + "/"
-        script = page.evaluate("navigator.serviceWorker.ready.then(r => r.active.scriptURL)")
-        assert script == live_server.url + "/sw.js"
+        assert worker["scope"] == live_server.url + "/"
+        assert worker["script"] == live_server.url + "/sw.js"
 
 
 @pytest.mark.parametrize(
@@ -212,7 +225,7 @@ def test_with_no_network_a_page_answers_the_offline_page_in_the_sites_style(
     with phone(browser, **options) as (context, page):
         table = Table(page, live_server.url)
         game = table.start(["Ann", "Bob"], "yam", "value", starter=1)
-        page.evaluate("navigator.serviceWorker.ready")
+        active_worker(page)
         page.wait_for_function("!!navigator.serviceWorker.controller")
         context.set_offline(True)
         page.goto(live_server.url + f"/e/{game.evening.token}/g/{game.number}/")
@@ -245,7 +258,7 @@ def test_after_a_language_switch_the_offline_page_speaks_the_new_language(
 ) -> None:
     with phone(browser) as (_context, page):
         page.goto(live_server.url + "/")
-        page.evaluate("navigator.serviceWorker.ready")
+        active_worker(page)
         until(page, KEPT_OFFLINE_PAGE_SAYS, "You are offline")
         page.select_option("#language", "fr")
         page.get_by_role("button", name="Change").click()
