@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.views import board, evening, review, rules, spectator, spreadsheet, stats, table
+from games.views import app, board, evening, review, rules, spectator, spreadsheet, stats, table
 
 game = "e/<str:token>/g/<int:number>/"
 # Spectator pages: read only, and no write URL takes a spectator token.
@@ -10,6 +10,10 @@ watched_game = watch + "g/<int:number>/"
 urlpatterns = [
     path("", table.home, name="home"),
     path("healthz", table.healthz, name="healthz"),
+    # The installed app: served from the root, so the worker's scope is the whole site.
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline", app.offline, name="offline"),
     path("new", table.new_evening, name="new_evening"),
     path("e/<str:token>/", table.evening, name="evening"),
     path(game, table.sheet, name="sheet"),

@@ -257,6 +257,10 @@ SECURE_CSP = {
     "style-src": [CSP.SELF, CSP.NONCE],
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
+    # The service worker at /sw.js and the manifest (games/views/app.py), said outright
+    # rather than left to default-src.
+    "worker-src": [CSP.SELF],
+    "manifest-src": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
     "base-uri": [CSP.NONE],
