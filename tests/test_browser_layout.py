@@ -448,3 +448,23 @@ def test_axe_finds_no_serious_violation_on_the_crowded_pages(
         page.goto(game_url(live_server, eight))
         open_picker(page)
         assert serious_violations(page) == [], "320 px, picker"
+
+
+def test_the_strip_scrolls_to_the_player_whose_turn_it_is(
+    browser: Browser, live_server: LiveServer
+) -> None:
+    game = new_game(EIGHT, turns=7)  # Fran, the last seat, plays next
+    with opened(browser, PHONE) as page:
+        page.goto(game_url(live_server, game, "?view=table"))
+        strip = page.locator("nav.strip")
+        assert strip.evaluate("s => s.scrollWidth > s.clientWidth")
+        inside = """chip => {
+            const strip = chip.closest("nav.strip").getBoundingClientRect();
+            const box = chip.getBoundingClientRect();
+            return box.left >= strip.left && box.right <= strip.right;
+        }"""
+        assert page.locator("nav.strip [aria-current]").evaluate(inside)
+        # And again once Fran has played and it is Alexandra's turn, at the other end.
+        Table(page, live_server.url).pick(7, "ones", "free", "x")
+        expect(page.locator("nav.strip [aria-current]")).to_contain_text("Alexandra")
+        assert page.locator("nav.strip [aria-current]").evaluate(inside)
