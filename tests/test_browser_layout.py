@@ -190,7 +190,9 @@ def drawn_colours(page: Page, selector: str) -> list[dict[str, Any]]:
         selector,
         """elements => elements.map(e => {
             let opacity = 1;
-            for (let a = e; a; a = a.parentElement) opacity *= parseFloat(getComputedStyle(a).opacity);
+            for (let a = e; a; a = a.parentElement) {
+                opacity *= parseFloat(getComputedStyle(a).opacity);
+            }
             const behind = [];
             for (let a = e.parentElement; a; a = a.parentElement) {
                 const bg = getComputedStyle(a).backgroundColor;
@@ -236,7 +238,7 @@ def test_eight_names_in_the_strip_neither_overlap_nor_get_cut(
         page.goto(game_url(live_server, game))
         boxes = page.eval_on_selector_all(
             "nav.strip .name",
-            "names => names.map(n => { const r = n.getBoundingClientRect(); return [r.left, r.right]; })",
+            "names => names.map(n => n.getBoundingClientRect()).map(r => [r.left, r.right])",
         )
         assert len(boxes) == 8
         for (_left, right), (left, _right) in zip(boxes, boxes[1:], strict=False):
@@ -291,8 +293,8 @@ def test_the_dice_after_the_last_roll_stay_readable_and_look_spent(
         for die in spent:
             assert contrast(die["text"], die["face"]) >= TEXT_CONTRAST, die
             # Its edge (or its face, when the face differs) stands out from the panel.
-            outline = max(contrast(die["edge"], die["ground"]), contrast(die["face"], die["ground"]))
-            assert outline >= EDGE_CONTRAST, die
+            edge = contrast(die["edge"], die["ground"])
+            assert max(edge, contrast(die["face"], die["ground"])) >= EDGE_CONTRAST, die
         # And the dice say that no roll is left: they are not drawn as they were.
         assert [d["edge_style"] for d in spent] != [d["edge_style"] for d in rollable]
         [roll] = drawn_colours(page, "button.roll")
