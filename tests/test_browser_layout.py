@@ -325,7 +325,6 @@ def test_forty_character_names_keep_the_totals_bar_to_two_lines(
     game = long_game()
     with opened(browser, PHONE, **options) as page:
         page.goto(game_url(live_server, game, f"?view={view}"))
-        expect(page.locator(".totals-bar .ybonus")).to_have_count(1)
         assert bar_lines(page) <= 2.2
         # The bar may cut a name; the whole name is still there to read out and to point at.
         for name, index in zip(LONG, range(2), strict=True):
