@@ -114,7 +114,8 @@ def test_the_token_htmx_sends_from_hx_headers_is_accepted(table: models.Game) ->
     )
     assert match, "base.html puts the CSRF token in hx-headers on <body>"
     url = reverse("entry_mode", args=[table.evening.token, table.number])
-    response = client.post(url, {"mode": "dice"}, headers={**HTMX, "X-CSRFToken": match.group(1)})
+    data = {"mode": "dice", "version": str(table.version)}
+    response = client.post(url, data, headers={**HTMX, "X-CSRFToken": match.group(1)})
     assert response.status_code == 200
     assert models.Game.objects.get(pk=table.pk).entry_mode == "dice"
 

@@ -6,6 +6,7 @@ Every action is a plain form or link; with htmx the same URL answers with the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +54,17 @@ def _int(value: str | None) -> int | None:
         return int(value) if value is not None else None
     except ValueError:
         return None
+
+
+#: A version as the sheet printed it: ASCII digits, and no game reaches ten of them
+#: (int() alone takes signs, spaces, underscores, other scripts' digits, 4,300 digits).
+_VERSION = re.compile(r"[0-9]{1,9}")
+
+
+def _version(request: HttpRequest) -> int | None:
+    """The version the phone saw, or None if the form sent none that a sheet could show."""
+    raw = request.POST.get("version", "")
+    return int(raw) if _VERSION.fullmatch(raw) else None
 
 
 def _game_url(game: models.Game) -> str:
@@ -314,7 +326,7 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
 @require_POST
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -347,7 +359,7 @@ def _score_stale(
 @require_POST
 def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -369,7 +381,7 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         context = game_context(request, game, confirm_reset=True)
         template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -382,7 +394,9 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 @require_POST
 def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
     try:
         game = services.set_entry_mode(game.pk, request.POST.get("mode", ""), version)
     except IllegalMove as error:
@@ -395,10 +409,12 @@ def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 def _save_pending(
     request: HtmxHttpRequest, game: models.Game, pending: dict[str, Any], notice: str | None = None
 ) -> HttpResponse:
-    """Store the turn in progress on top of the version the phone saw (or the one just read)."""
-    version = _int(request.POST.get("version"))
+    """Store the turn in progress on top of the version the phone saw."""
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
     try:
-        game = services.save_pending(game.pk, pending, game.version if version is None else version)
+        game = services.save_pending(game.pk, pending, version)
     except services.StaleVersion as stale:
         return _stale(request, stale)
     return _respond(request, game, notice=notice)
@@ -464,7 +480,13 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     loaded = services.load(game)
     if not loaded.state.finished:
         return _respond(request, game, loaded, status=422, error=_("Finish this game first."))
-    new = services.play_again(game.pk)
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
+    try:
+        new = services.play_again(game.pk, version)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
     name = services.load(new).state.players[new.first_seat]
     messages.info(
         request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
@@ -480,12 +502,20 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Rename any time; add, remove and reorder before the first entry."""
     game = _get_game(token, number)
-    error = None
+    error, status = None, 200
     if request.method == "POST":
+        # Like the sheet's forms, each form here carries the version the page showed.
+        version = _version(request)
         try:
-            services.change_players(game.pk, request.POST)
+            if version is None:
+                raise services.StaleVersion(game)
+            services.change_players(game.pk, request.POST, version)
         except IllegalMove as problem:
-            error = explain(problem, game.ruleset)
+            error, status = explain(problem, game.ruleset), 422
+        except services.StaleVersion:
+            game = _get_game(token, number)
+            error = _("This page was out of date: here are the players as they are now. Try again.")
+            status = 422 if version is None else 409
         else:
             return redirect(reverse("players", args=[token, number]))
     loaded = services.load(game)
@@ -503,4 +533,4 @@ def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "rename_form": RenameForm(),
         "error": error,
     }
-    return render(request, "games/players.html", context, status=422 if error else 200)
+    return render(request, "games/players.html", context, status=status)

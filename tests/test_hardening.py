@@ -1,0 +1,187 @@
+"""What a hostile client found on the open internet (issue 16, items 5 and 7–11).
+
+Writes without the version the phone saw, names that steer links, evenings planted in a
+visitor's list by another site, huge numbers in game files, HEAD, and cookies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import models, services
+from games.rules import Move
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+
+
+def _url(game: models.Game, name: str) -> str:
+    return reverse(name, args=[game.evening.token, game.number])
+
+
+def _fresh(game: models.Game) -> models.Game:
+    return models.Game.objects.get(pk=game.pk)
+
+
+def _state(game: models.Game) -> tuple:
+    record = _fresh(game)
+    seats = list(record.seats.order_by("position").values_list("player__name", flat=True))
+    entries = record.entries.count()
+    return (
+        record.version,
+        record.entry_mode,
+        record.pending,
+        seats,
+        entries,
+        record.evening.games.count(),
+    )
+
+
+def _finish(game: models.Game) -> None:
+    while True:
+        state = services.load(_fresh(game)).state
+        if state.finished:
+            return
+        column, row = state.playable_cells()[0]
+        services.record_turn(game.pk, Move(state.current_player, row, column, cross=True), None)
+
+
+# --- 5. every write carries the version the phone saw ---------------------------------------------
+
+
+def _value_game() -> models.Game:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee")
+    services.record_turn(game.pk, Move(0, "fives", value=15), None)
+    return game
+
+
+def _dice_game() -> models.Game:
+    return services.create_evening(["Ann", "Bob"], "yahtzee", entry_mode="dice")
+
+
+def _rolled_game() -> models.Game:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", entry_mode="virtual")
+    services.save_pending(game.pk, services.roll({}), None)
+    return game
+
+
+def _finished_game() -> models.Game:
+    game = services.create_evening(["Ann"], "yam")
+    _finish(game)
+    return game
+
+
+#: Each write, a game where it succeeds, and its fields (all but the version).
+WRITES: list[tuple[str, Callable[[], models.Game], dict[str, str]]] = [
+    ("score", _value_game, {"player": "1", "row": "ones", "choice": "x"}),
+    ("undo", _value_game, {}),
+    ("reset", _value_game, {}),
+    ("entry_mode", _value_game, {"mode": "dice"}),
+    ("die", _dice_game, {"face": "3"}),
+    ("roll", _rolled_game, {}),
+    ("hold", _rolled_game, {"index": "0"}),
+    ("restart_turn", _rolled_game, {}),
+    ("play_again", _finished_game, {}),
+    ("players", _value_game, {"action": "rename", "seat": "0", "name": "Zed"}),
+]
+WRITE_IDS = [name for name, _make, _fields in WRITES]
+
+#: Not a version a phone was ever shown: missing, empty, not ASCII digits, signed,
+#: padded, or longer than any version a game reaches (4,300 digits: int()'s own limit).
+BAD_VERSIONS = [None, "", "abc", "-1", "+0", " 0", "0 ", "1_0", "٠", "1.0", "0" * 10, "9" * 4300]
+
+
+@pytest.mark.parametrize(("name", "make", "fields"), WRITES, ids=WRITE_IDS)
+def test_each_write_succeeds_with_the_version_the_phone_saw(
+    client: Client, name: str, make: Callable[[], models.Game], fields: dict[str, str]
+) -> None:
+    game = make()
+    before = _state(game)
+    data = {**fields, "version": str(_fresh(game).version)}
+    response = client.post(_url(game, name), data, headers=HTMX)
+    assert response.status_code in (200, 302), response.content.decode()[:2000]
+    assert _state(game) != before
+
+
+@pytest.mark.parametrize("version", BAD_VERSIONS, ids=lambda v: repr(v)[:12])
+@pytest.mark.parametrize(("name", "make", "fields"), WRITES, ids=WRITE_IDS)
+def test_each_write_refuses_a_missing_or_malformed_version(
+    client: Client,
+    name: str,
+    make: Callable[[], models.Game],
+    fields: dict[str, str],
+    version: str | None,
+) -> None:
+    """The refusal is the one the score always gave a phone without a version: 422, the
+    sheet (the players page, for its own forms) as it stands, and "out of date"."""
+    game = make()
+    before = _state(game)
+    data = dict(fields) if version is None else {**fields, "version": version}
+    response = client.post(_url(game, name), data, headers=HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    assert "out of date" in html
+    assert _state(game) == before
+
+
+@pytest.mark.parametrize(("name", "make", "fields"), WRITES, ids=WRITE_IDS)
+def test_each_plain_form_without_a_version_is_refused_with_the_page(
+    client: Client, name: str, make: Callable[[], models.Game], fields: dict[str, str]
+) -> None:
+    game = make()
+    before = _state(game)
+    response = client.post(_url(game, name), fields)
+    assert response.status_code == 422
+    assert "<html" in response.content.decode()
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    assert "out of date" in html
+    assert _state(game) == before
+
+
+def test_a_stale_players_form_is_refused_with_the_players_as_they_are(client: Client) -> None:
+    game = _value_game()
+    seen = _fresh(game).version
+    services.record_turn(game.pk, Move(1, "ones", cross=True), None)  # another phone
+    before = _state(game)
+    data = {"action": "rename", "seat": "0", "name": "Zed", "version": str(seen)}
+    response = client.post(_url(game, "players"), data)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    assert f'name="version" value="{seen + 1}"' in html
+    assert _state(game) == before
+
+
+def test_every_form_of_the_players_page_sends_the_version(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee")
+    for query in ("", "?remove=1"):
+        html = client.get(_url(game, "players") + query).content.decode()
+        forms = html.split("<form")[1:]
+        game_forms = [f for f in forms if 'name="action"' in f]
+        assert game_forms
+        for form in game_forms:
+            assert f'name="version" value="{game.version}"' in form.split("</form>")[0]
+
+
+def test_the_game_over_panel_sends_the_version_with_play_again(client: Client) -> None:
+    game = _finished_game()
+    html = client.get(_url(game, "sheet")).content.decode()
+    form = html[html.index(f'action="{_url(game, "play_again")}"') :]
+    assert f'name="version" value="{_fresh(game).version}"' in form.split("</form>")[0]
+
+
+def test_play_again_from_a_stale_game_over_is_refused(client: Client) -> None:
+    game = _finished_game()
+    seen = _fresh(game).version
+    services.undo(game.pk, seen)  # another phone took the last turn back
+    _finish(game)  # …and played it again: finished once more, at a later version
+    response = client.post(_url(game, "play_again"), {"version": str(seen)}, headers=HTMX)
+    assert response.status_code == 409
+    assert game.evening.games.count() == 1
