@@ -6,13 +6,17 @@ visitor's list by another site, huge numbers in game files, HEAD, and cookies.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from html import escape, unescape
+from urllib.parse import urljoin, urlsplit
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services
+from games import known, models, services
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -185,3 +189,46 @@ def test_play_again_from_a_stale_game_over_is_refused(client: Client) -> None:
     response = client.post(_url(game, "play_again"), {"version": str(seen)}, headers=HTMX)
     assert response.status_code == 409
     assert game.evening.games.count() == 1
+
+
+# --- 7. a player's name never steers a link ------------------------------------------------------
+
+#: Names a browser would read as part of the address, were they written into it as typed.
+ODD_NAMES = ["../../admin/", "..", ".", "a/../b", "?x", "#", "%", "%2e%2e", "Ann Lee", "Zoé", "🎲"]
+#: What the URL standard reads as "this folder" or "the folder above", encoded or not.
+DOT_SEGMENTS = {".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"}
+
+
+def _board_link(client: Client, game: models.Game, name: str) -> str:
+    html = client.get(reverse("board", args=[game.evening.token])).content.decode()
+    match = re.search(r'<a href="([^"]+)">' + re.escape(escape(name)) + "</a>", html)
+    assert match, html
+    return unescape(match[1])
+
+
+@pytest.mark.parametrize("name", ODD_NAMES)
+def test_a_players_link_on_the_leaderboard_lands_on_that_players_page(
+    client: Client, name: str
+) -> None:
+    game = services.create_evening(["Bob", name], "yam")
+    _finish(game)
+    client.cookies[known.COOKIE] = game.evening.token
+    board = "http://testserver" + reverse("board", args=[game.evening.token])
+    href = _board_link(client, game, name)
+    # Where a browser goes: the link resolved against the page (RFC 3986's dot segments
+    # removed), and none left that the URL standard would also remove ("%2e%2e").
+    target = urlsplit(urljoin(board, href))
+    assert not DOT_SEGMENTS & {part.lower() for part in target.path.split("/")}, href
+    assert target.fragment == ""
+    response = client.get(target.path, QueryDict(target.query))
+    assert response.status_code == 200, href
+    assert f"<h1>{escape(name)}</h1>" in response.content.decode()
+
+
+def test_an_address_of_the_old_form_still_opens_the_players_page(client: Client) -> None:
+    game = services.create_evening(["Bob", "Ann Lee"], "yam")
+    _finish(game)
+    client.cookies[known.COOKIE] = game.evening.token
+    response = client.get("/players/Ann%20Lee")
+    assert response.status_code == 200
+    assert "<h1>Ann Lee</h1>" in response.content.decode()

@@ -9,6 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -84,7 +85,9 @@ def _tally_row(line: tally.Line, linked: bool) -> TallyRow:
             parts.append(
                 ngettext("%(n)s Yahtzee", "%(n)s Yahtzees", line.yahtzees) % {"n": line.yahtzees}
             )
-    url = reverse("player_stats", args=[line.name]) if linked else None
+    # The name goes in the query, never the path: a name such as ".." or "a/../b" would
+    # be read as folders by the browser, and "%2e%2e" is a dot segment to it as well.
+    url = f"{reverse('player_stats')}?{urlencode({'name': line.name})}" if linked else None
     return TallyRow(line, url, " · ".join(parts))
 
 

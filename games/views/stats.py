@@ -50,8 +50,10 @@ def history(request: table.HtmxHttpRequest) -> HttpResponse:
 
 
 @require_GET
-def player_stats(request: table.HtmxHttpRequest, name: str) -> HttpResponse:
+def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> HttpResponse:
     """One player's numbers over the finished games of the evenings this browser knows."""
+    if name is None:
+        name = request.GET.get("name", "")
     key = tally.name_key(name)
     records = models.Game.objects.filter(evening__token__in=known.tokens(request))
     games = tally.load_games(
