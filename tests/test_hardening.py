@@ -232,3 +232,80 @@ def test_an_address_of_the_old_form_still_opens_the_players_page(client: Client)
     response = client.get("/players/Ann%20Lee")
     assert response.status_code == 200
     assert "<h1>Ann Lee</h1>" in response.content.decode()
+
+
+# --- 8. only the visitor's own act remembers an evening ------------------------------------------
+
+
+def _remembered(client: Client) -> list[str]:
+    cookie = client.cookies.get(known.COOKIE)
+    return cookie.value.split(".") if cookie is not None and cookie.value else []
+
+
+def _open(client: Client, path: str, **headers: str) -> None:
+    """Open ``path`` as a top-level navigation would, following redirects with the same headers."""
+    response = client.get(path, headers=headers)
+    while response.status_code == 302:
+        response = client.get(response["Location"], headers=headers)
+    assert response.status_code == 200
+
+
+def _edit_pages(game: models.Game) -> list[str]:
+    token = game.evening.token
+    return [f"/e/{token}/", f"/e/{token}/g/1/", f"/e/{token}/games", f"/e/{token}/board"]
+
+
+#: How the page was opened → remembered? "none": typed, a bookmark, a scanned QR code.
+OPENINGS = [
+    ({"Sec-Fetch-Site": "none"}, True),
+    ({"Sec-Fetch-Site": "same-origin"}, True),
+    ({"Sec-Fetch-Site": "cross-site"}, False),
+    ({"Sec-Fetch-Site": "same-site"}, False),
+    ({"Sec-Fetch-Site": "cross-site", "Referer": "http://testserver/"}, False),
+    # Browsers without Fetch metadata: only a Referer from this site counts.
+    ({"Referer": "http://testserver/e/x/games"}, True),
+    ({"Referer": "http://evil.example/"}, False),
+    ({"Referer": "https://testserver/"}, False),
+    ({"Referer": "http://testserver.evil.example/"}, False),
+    ({}, False),
+]
+
+
+@pytest.mark.parametrize(("headers", "remembered"), OPENINGS, ids=lambda v: repr(v)[:60])
+@pytest.mark.parametrize("where", range(4), ids=["evening", "sheet", "games", "board"])
+def test_an_evening_is_remembered_only_when_the_visitor_opened_it(
+    client: Client, headers: dict[str, str], remembered: bool, where: int
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee")
+    _open(client, _edit_pages(game)[where], **headers)
+    assert _remembered(client) == ([game.evening.token] if remembered else [])
+    home = client.get("/").content.decode()
+    assert (f"/e/{game.evening.token}/" in home) is remembered
+
+
+def test_another_site_cannot_push_an_evening_in_front_of_the_list(client: Client) -> None:
+    mine = services.create_evening(["Ann"], "yahtzee")
+    planted = services.create_evening(["Mallory"], "yahtzee")
+    _open(client, f"/e/{mine.evening.token}/", **{"Sec-Fetch-Site": "none"})
+    _open(client, f"/e/{planted.evening.token}/", **{"Sec-Fetch-Site": "cross-site"})
+    assert _remembered(client) == [mine.evening.token]
+
+
+def test_a_write_remembers_the_evening_whoever_linked_to_it(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee")
+    _open(client, f"/e/{game.evening.token}/", **{"Sec-Fetch-Site": "cross-site"})
+    assert _remembered(client) == []
+    data = {"version": "0", "player": "0", "row": "ones", "choice": "x"}
+    response = client.post(_url(game, "score"), data, headers=HTMX)
+    assert response.status_code == 200
+    assert _remembered(client) == [game.evening.token]
+
+
+def test_the_creator_of_an_evening_finds_it_on_the_home_page(client: Client) -> None:
+    data = {"evening_name": "Friday", "ruleset": "yahtzee", "entry_mode": "value"}
+    data |= {"player_1": "Ann", "player_2": "Bob", "starter": "1"}
+    response = client.post(reverse("new_evening"), data)
+    assert response.status_code == 302
+    evening = models.Evening.objects.get(name="Friday")
+    # Remembered by the creation itself, whatever the redirect's request carries.
+    assert response.cookies[known.COOKIE].value == evening.token

@@ -27,6 +27,8 @@ pytestmark = pytest.mark.django_db
 XSS = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 HTMX = {"HX-Request": "true"}
+#: A link the visitor opened themselves (typed, scanned): the evening is remembered.
+OPENED = {"Sec-Fetch-Site": "none"}
 
 
 # --- a table to look at ---------------------------------------------------------------------------
@@ -55,7 +57,7 @@ def table() -> models.Game:
 def phone(table: models.Game) -> Client:
     """A browser that opened the evening through its edit link (so it knows it)."""
     client = Client()
-    client.get(reverse("evening_games", args=[table.evening.token]))
+    client.get(reverse("evening_games", args=[table.evening.token]), headers=OPENED)
     return client
 
 

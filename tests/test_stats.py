@@ -16,6 +16,8 @@ from games import charts, models, services, tally
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
+#: A link the visitor opened themselves (typed, scanned): the evening is remembered.
+OPENED = {"Sec-Fetch-Site": "none"}
 
 
 def three_games() -> tuple[models.Game, list[services.LoadedGame]]:
@@ -150,7 +152,7 @@ def test_names_match_whatever_their_case_and_accents() -> None:
 
 
 def _know(client: Client, game: models.Game) -> None:
-    client.get(f"/e/{game.evening.token}/")
+    client.get(f"/e/{game.evening.token}/", headers=OPENED)
 
 
 def test_player_stats_add_up_the_evenings_this_browser_knows(client: Client) -> None:

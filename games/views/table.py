@@ -162,16 +162,23 @@ def _respond(
     error: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """After an action: the game partial for htmx; a redirect (or the page, on error) without."""
+    """After an action: the game partial for htmx; a redirect (or the page, on error) without.
+
+    A write that went through is the visitor's own act in the evening: it is remembered."""
     if not request.htmx:
         if error is None:
             if notice:
                 messages.success(request, notice)
-            return HttpResponseRedirect(_game_url(game))
-        context = game_context(request, game, loaded, error=error, **extra)
-        return render(request, GAME_TEMPLATE, context, status=status)
-    context = game_context(request, game, loaded, notice=notice, error=error, **extra)
-    return render_game(request, context, status)
+            response = HttpResponseRedirect(_game_url(game))
+        else:
+            context = game_context(request, game, loaded, error=error, **extra)
+            return render(request, GAME_TEMPLATE, context, status=status)
+    else:
+        context = game_context(request, game, loaded, notice=notice, error=error, **extra)
+        response = render_game(request, context, status)
+    if request.method == "POST" and error is None:
+        known.remember(request, response, game.evening.token)
+    return response
 
 
 def render_game(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -232,11 +239,12 @@ def new_evening(request: HtmxHttpRequest) -> HttpResponse:
         data["evening_name"].strip(),
     )
     starter = data["names"][data["first"]]
+    response = known.remember(request, redirect(_game_url(game)), game.evening.token)
     if data["drawn"]:
         messages.info(request, _("🎲 The dice chose %(name)s to start.") % {"name": starter})
     else:
         messages.info(request, _("%(name)s starts.") % {"name": starter})
-    return redirect(_game_url(game))
+    return response
 
 
 @require_GET
@@ -245,7 +253,7 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
     game = night.games.order_by("-number").first()
     if game is None:
         return redirect("home")
-    return known.remember(request, redirect(_game_url(game)), night.token)
+    return known.remember_if_opened(request, redirect(_game_url(game)), night.token)
 
 
 @require_GET
@@ -256,7 +264,7 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         response = render_game(request, context)
     else:
         response = render(request, GAME_TEMPLATE, context)
-        known.remember(request, response, token)
+        known.remember_if_opened(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
         response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")
     return response
