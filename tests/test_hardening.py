@@ -6,6 +6,7 @@ visitor's list by another site, huge numbers in game files, HEAD, and cookies.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from html import escape, unescape
@@ -18,6 +19,7 @@ from django.urls import reverse
 
 from games import known, models, services
 from games.rules import Move
+from games.rules.gamefile import GameFileError
 
 pytestmark = pytest.mark.django_db
 
@@ -309,3 +311,35 @@ def test_the_creator_of_an_evening_finds_it_on_the_home_page(client: Client) -> 
     evening = models.Evening.objects.get(name="Friday")
     # Remembered by the creation itself, whatever the redirect's request carries.
     assert response.cookies[known.COOKIE].value == evening.token
+
+
+# --- 9. a number too long for a game file ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("digits", [10, 4300, 5000])
+def test_the_site_import_refuses_a_huge_number_with_the_usual_message(digits: int) -> None:
+    document = {
+        "format": "scorepad.game.v1",
+        "ruleset": "yam",
+        "players": ["Ana", "Ben"],
+        "turns": [{"player": "Ana", "cell": "ones", "value": 1}],
+    }
+    data = json.dumps(document).replace('"value": 1', '"value": ' + "1" * digits)
+    before = models.Game.objects.count()
+    with pytest.raises(GameFileError) as refused:
+        services.import_document(data)
+    assert refused.value.rule == "json"
+    assert "more than 9 digits" in str(refused.value)
+    assert models.Game.objects.count() == before
+
+
+def test_a_number_of_nine_digits_is_read_and_judged_by_the_rules() -> None:
+    document = {
+        "format": "scorepad.game.v1",
+        "ruleset": "yam",
+        "players": ["Ana", "Ben"],
+        "turns": [{"player": "Ana", "cell": "ones", "value": 999_999_999}],
+    }
+    with pytest.raises(GameFileError) as refused:
+        services.import_document(json.dumps(document))
+    assert refused.value.rule == "value"
