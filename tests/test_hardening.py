@@ -20,6 +20,7 @@ from django.urls import reverse
 from games import known, models, services
 from games.rules import Move
 from games.rules.gamefile import GameFileError
+from tests.test_fuzz_http import kwargs_for, url_patterns
 
 pytestmark = pytest.mark.django_db
 
@@ -343,3 +344,35 @@ def test_a_number_of_nine_digits_is_read_and_judged_by_the_rules() -> None:
     with pytest.raises(GameFileError) as refused:
         services.import_document(json.dumps(document))
     assert refused.value.rule == "value"
+
+
+# --- 10. HEAD wherever GET ------------------------------------------------------------------------
+
+
+def test_every_page_answers_head_as_it_answers_get(client: Client) -> None:
+    """Load balancers and link checkers probe with HEAD: every URL of the site (found from
+    the URL conf, so later pages too) answers it with GET's status and headers, no body."""
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    _finish(game)
+    game = models.Game.objects.select_related("evening").get(pk=game.pk)
+    client.cookies[known.COOKIE] = game.evening.token
+    before = _state(game)
+    checked = []
+    for name, pattern in sorted(url_patterns().items()):
+        path = reverse(name, kwargs=kwargs_for(pattern, game))
+        got = client.get(path)
+        if got.status_code == 405:
+            continue  # a write: POST only
+        head = client.head(path)
+        assert head.status_code == got.status_code, (name, path, head.status_code)
+        assert head.content == b"", name
+        assert head.get("Content-Type") == got.get("Content-Type"), name
+        checked.append(name)
+    assert {"healthz", "home", "sheet", "board", "watch_sheet", "review", "reset"} <= set(checked)
+    assert _state(game) == before  # HEAD is a read: /reset and /players write nothing
+
+
+def test_the_health_check_answers_head(client: Client) -> None:
+    response = client.head("/healthz")
+    assert response.status_code == 200
+    assert response.content == b""

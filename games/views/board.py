@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import models, services, tally
 from games.views import table
@@ -119,12 +119,12 @@ def _board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     return remember(request, render(request, template, context), access)
 
 
-@require_GET
+@require_safe
 def board(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _board(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_board(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _board(request, Access(True, view_token))
 
@@ -141,13 +141,13 @@ def _board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     return render(request, BOARD_PARTIAL, context)
 
 
-@require_GET
+@require_safe
 @never_cache
 def board_poll(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _board_poll(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 @never_cache
 def watch_board_poll(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _board_poll(request, Access(True, view_token))

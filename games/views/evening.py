@@ -7,7 +7,7 @@ from typing import Any
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import labels, services, tally
 from games.views import table
@@ -54,17 +54,17 @@ def _evening_page(request: table.HtmxHttpRequest, access: Access) -> HttpRespons
     return remember(request, render(request, "evenings/evening.html", context), access)
 
 
-@require_GET
+@require_safe
 def evening_games(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _evening_page(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_evening_games(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _evening_page(request, Access(True, view_token))
 
 
-@require_GET
+@require_safe
 def watch_evening(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     """The spectator link: the evening's latest game, read only."""
     access = Access(True, view_token)

@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -208,7 +208,7 @@ def _no_version(request: HtmxHttpRequest, game: models.Game) -> HttpResponse:
 # --- pages ----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "home.html", {"form": NewEveningForm(), "known": _known(request)})
 
@@ -219,7 +219,7 @@ def _known(request: HttpRequest) -> list[models.Evening]:
     return list(models.Evening.objects.filter(token__in=tokens).order_by("-created_at")[:5])
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
@@ -247,7 +247,7 @@ def new_evening(request: HtmxHttpRequest) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
     night = get_object_or_404(models.Evening, token=token)
     game = night.games.order_by("-number").first()
@@ -256,7 +256,7 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return known.remember_if_opened(request, redirect(_game_url(game)), night.token)
 
 
-@require_GET
+@require_safe
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     context = game_context(request, game)
@@ -270,7 +270,7 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """The value picker of one cell (value mode)."""
     game = _get_game(token, number)
@@ -382,10 +382,10 @@ def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return _respond(request, loaded.record, loaded, notice=notice)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    if request.method == "GET":
+    if request.method != "POST":
         context = game_context(request, game, confirm_reset=True)
         template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
@@ -506,7 +506,7 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 # --- players --------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Rename any time; add, remove and reorder before the first entry."""
     game = _get_game(token, number)
