@@ -7,14 +7,18 @@ visitor's list by another site, huge numbers in game files, HEAD, and cookies.
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from html import escape, unescape
 from urllib.parse import urljoin, urlsplit
 
 import pytest
+from django.conf import settings
 from django.http import QueryDict
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from games import known, models, services
@@ -376,3 +380,96 @@ def test_the_health_check_answers_head(client: Client) -> None:
     response = client.head("/healthz")
     assert response.status_code == 200
     assert response.content == b""
+
+
+# --- 11. cookies ---------------------------------------------------------------------------------
+
+
+def _spectator_urls(game: models.Game) -> list[str]:
+    view = game.evening.view_token
+    return [
+        f"/s/{view}/",
+        f"/s/{view}/games",
+        f"/s/{view}/board",
+        f"/s/{view}/board?big=1",
+        f"/s/{view}/g/1/",
+        f"/s/{view}/g/1/review",
+        f"/s/{view}/g/1/review?turn=2",
+        f"/s/{view}/g/1/poll?v=0",
+        f"/s/{view}/g/1/export.json",
+    ]
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["page", "htmx"])
+def test_spectator_pages_set_no_csrf_cookie(htmx: bool) -> None:
+    """They hold no form: nothing for a CSRF token to protect, so none is handed out."""
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    services.record_turn(game.pk, Move(0, "ones", value=3), None)
+    services.record_turn(game.pk, Move(1, "ones", value=2), None)
+    for path in _spectator_urls(models.Game.objects.select_related("evening").get(pk=game.pk)):
+        client = Client()
+        response = client.get(path, headers=HTMX if htmx else {})
+        if response.status_code == 302:
+            response = client.get(response["Location"], headers=HTMX if htmx else {})
+        assert response.status_code in (200, 204), path
+        assert "csrftoken" not in response.cookies, path
+        html = response.content.decode()
+        assert "X-CSRFToken" not in html and "csrfmiddlewaretoken" not in html, path
+
+
+def test_a_players_page_still_hands_out_the_csrf_token(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    response = client.get(_url(game, "sheet"))
+    assert "csrftoken" in response.cookies
+    assert "X-CSRFToken" in response.content.decode()
+
+
+@override_settings(SESSION_COOKIE_SECURE=True)
+def test_the_sheet_view_cookie_is_secure_lax_and_http_only_in_production(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    response = client.get(_url(game, "sheet"), {"view": "focus"}, secure=True)
+    cookie = response.cookies["sheet_view"]
+    assert cookie.value == "focus"
+    assert cookie["secure"] and cookie["httponly"]
+    assert cookie["samesite"] == "Lax"
+
+
+def test_the_sheet_view_cookie_is_http_only_and_lax_in_development(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    cookie = client.get(_url(game, "sheet"), {"view": "table"}).cookies["sheet_view"]
+    assert cookie["httponly"] and cookie["samesite"] == "Lax"
+    assert not cookie["secure"]  # plain http://127.0.0.1 in development
+
+
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "x7Gq2LmZp9Rv4Tn8Wb1Yc6Hd3Jf5Ks0Ue2Ia9Ob7Pc4Qd1Re8Sf3Tg6",
+    "DJANGO_ALLOWED_HOSTS": "example.com",
+    "DJANGO_SETTINGS_MODULE": "scorepad.settings",
+}
+#: Change the language as a phone does, on production settings, and show the cookie.
+SET_LANGUAGE = """
+import django
+django.setup()
+from django.test import Client
+response = Client(HTTP_HOST="example.com").post(
+    "/i18n/setlang/", {"language": "fr", "next": "/"}, secure=True
+)
+cookie = response.cookies["django_language"]
+print(response.status_code, cookie.value, bool(cookie["secure"]), bool(cookie["httponly"]),
+      cookie["samesite"])
+"""
+
+
+def test_the_language_cookie_is_secure_lax_and_http_only_in_production() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    result = subprocess.run(
+        [sys.executable, "-c", SET_LANGUAGE],
+        cwd=settings.BASE_DIR,
+        env=env | PRODUCTION,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["302", "fr", "True", "True", "Lax"]

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -266,7 +267,14 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         response = render(request, GAME_TEMPLATE, context)
         known.remember_if_opened(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
-        response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")
+        response.set_cookie(
+            VIEW_COOKIE,
+            request.GET["view"],
+            max_age=365 * 86400,
+            samesite="Lax",
+            httponly=True,  # only the server reads it
+            secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        )
     return response
 
 
