@@ -318,6 +318,14 @@ def test_the_creator_of_an_evening_finds_it_on_the_home_page(client: Client) -> 
     assert response.cookies[known.COOKIE].value == evening.token
 
 
+def test_a_change_on_the_players_page_remembers_the_evening(client: Client) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee")
+    data = {"action": "rename", "seat": "1", "name": "Bobby", "version": "0"}
+    response = client.post(_url(game, "players"), data)
+    assert response.status_code == 302
+    assert _remembered(client) == [game.evening.token]
+
+
 # --- 9. a number too long for a game file ---------------------------------------------------------
 
 

@@ -533,7 +533,9 @@ def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
             error = _("This page was out of date: here are the players as they are now. Try again.")
             status = 422 if version is None else 409
         else:
-            return redirect(reverse("players", args=[token, number]))
+            # A change made here is the visitor's own act in the evening: remembered.
+            response = redirect(reverse("players", args=[token, number]))
+            return known.remember(request, response, token)
     loaded = services.load(game)
     # Removing a seat asks first: ?remove=<seat> shows the question, its form does it.
     removing = _int(request.GET.get("remove"))
