@@ -1,13 +1,18 @@
 """The evenings this browser knows: a cookie listing their edit tokens, newest first.
 
-There is no public list of evenings. A browser that created an evening, or opened
-it through its edit link, remembers the token; the home page, the history and the
+There is no public list of evenings. A browser that created an evening, wrote in it,
+or opened its edit link itself remembers the token; the home page, the history and the
 player statistics read only what this cookie names.
+
+"Itself": a link typed, bookmarked or scanned from a QR code, or followed on this site.
+Another site's link to an evening (which anyone can create) must not put it in a
+visitor's list, so a page opened from elsewhere is shown but not remembered.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
@@ -28,6 +33,31 @@ def tokens(request: HttpRequest) -> list[str]:
         if _TOKEN.fullmatch(token) and token not in seen:
             seen.append(token)
     return seen[:LIMIT]
+
+
+#: Sec-Fetch-Site of a navigation the visitor made: from this site, or from no site at all
+#: (typed, a bookmark, a QR code the camera opened).
+_OWN_ACT = {"same-origin", "none"}
+
+
+def opened_by_visitor(request: HttpRequest) -> bool:
+    """Whether the visitor opened this page themselves rather than another site's link.
+
+    Browsers send Sec-Fetch-Site on every request (Safari since 16.4); without it only a
+    Referer from this very origin counts, since a foreign link can always hide its own.
+    """
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site in _OWN_ACT
+    referer = urlsplit(request.headers.get("Referer", ""))
+    return (referer.scheme, referer.netloc) == (request.scheme, request.get_host())
+
+
+def remember_if_opened(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
+    """``remember`` the evening of a page read, if the visitor opened it (``opened_by_visitor``)."""
+    if opened_by_visitor(request):
+        remember(request, response, token)
+    return response
 
 
 def remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:

@@ -286,10 +286,10 @@ def _create_game(
     return game
 
 
-def play_again(game_id: int) -> models.Game:
+def play_again(game_id: int, expected_version: int | None = None) -> models.Game:
     """The next game of the evening: same players and seats, the start passes on."""
     with transaction.atomic():
-        game = _locked(game_id, None)
+        game = _locked(game_id, expected_version)
         newer = game.evening.games.filter(number__gt=game.number).order_by("number").first()
         if newer is not None:
             # Another phone already started it: join that one rather than a second.
@@ -529,13 +529,13 @@ def import_document(data: str | bytes, evening: models.Evening | None = None) ->
 # --- players ------------------------------------------------------------------------------
 
 
-def change_players(game_id: int, post: Any) -> None:
+def change_players(game_id: int, post: Any, expected_version: int | None = None) -> None:
     """Rename a player (any time); add, remove or move a seat (before the first entry)."""
     from games.forms import RenameForm
 
     action = post.get("action", "")
     with transaction.atomic():
-        game = _locked(game_id, None)
+        game = _locked(game_id, expected_version)
         seats = list(game.seats.select_related("player").order_by("position"))
         position = _position(post.get("seat"), seats) if action != "add" else None
         if action in ("rename", "add"):

@@ -50,7 +50,9 @@ urlpatterns = [
     path(watched_game + "review", review.watch_review, name="watch_review"),
     path(watched_game + "export.json", review.watch_export, name="watch_export"),
     path("evenings", stats.history, name="history"),
-    path("players/<path:name>", stats.player_stats, name="player_stats"),
+    # The name in the query (links are made so); the path form answers older bookmarks.
+    path("players", stats.player_stats, name="player_stats"),
+    path("players/<path:name>", stats.player_stats, name="player_stats_at"),
     path("rules/", rules.index, name="rules"),
     path("rules/<str:ruleset>/", rules.ruleset_rules, name="rules_ruleset"),
 ]

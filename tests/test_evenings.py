@@ -15,6 +15,8 @@ from games.sheet import GameUrls
 from games.views.access import Watched
 
 pytestmark = pytest.mark.django_db
+#: A link the visitor opened themselves (typed, scanned): the evening is remembered.
+OPENED = {"Sec-Fetch-Site": "none"}
 
 
 def _state(game: models.Game) -> tuple[int, int, list[tuple[str, str, int]]]:
@@ -336,8 +338,8 @@ def test_opening_the_edit_link_remembers_the_evening_and_home_lists_it(client: C
     first = evening()
     second = evening()
     models.Evening.objects.filter(pk=second.evening_id).update(name="Friday dice")
-    client.get(f"/e/{first.evening.token}/")
-    client.get(f"/e/{second.evening.token}/")
+    client.get(f"/e/{first.evening.token}/", headers=OPENED)
+    client.get(f"/e/{second.evening.token}/", headers=OPENED)
     cookie = client.cookies[known.COOKIE]
     assert cookie["httponly"]
     assert cookie.value.split(".") == [second.evening.token, first.evening.token]
@@ -366,7 +368,7 @@ def test_the_cookie_keeps_a_bounded_list_and_drops_what_is_not_a_token(client: C
     games = [evening() for _ in range(known.LIMIT + 3)]
     client.cookies[known.COOKIE] = "garbage.'; drop table.." + "." * 3
     for game in games:
-        client.get(f"/e/{game.evening.token}/")
+        client.get(f"/e/{game.evening.token}/", headers=OPENED)
     tokens = client.cookies[known.COOKIE].value.split(".")
     assert len(tokens) == known.LIMIT
     assert tokens[0] == games[-1].evening.token
@@ -376,7 +378,7 @@ def test_the_cookie_keeps_a_bounded_list_and_drops_what_is_not_a_token(client: C
 def test_the_history_lists_known_evenings_newest_first_twenty_a_page(client: Client) -> None:
     games = [evening() for _ in range(23)]
     for game in games:
-        client.get(f"/e/{game.evening.token}/")
+        client.get(f"/e/{game.evening.token}/", headers=OPENED)
     first = client.get(reverse("history")).content.decode()
     second = client.get(reverse("history"), {"page": 2}).content.decode()
     assert first.count('class="evening-item"') == 20
@@ -393,7 +395,7 @@ def test_the_history_lists_each_evenings_games_in_constant_queries(
         game = evening(("Ann", "Bob", "Cy"))
         loaded = play(game, by_player(best, least, cross))
         again(loaded.record)
-        client.get(f"/e/{game.evening.token}/")
+        client.get(f"/e/{game.evening.token}/", headers=OPENED)
     with django_assert_max_num_queries(7):
         html = client.get(reverse("history")).content.decode()
     assert html.count('class="game-item"') == 6

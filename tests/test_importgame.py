@@ -102,6 +102,23 @@ BAD = [
         '{"format": "scorepad.game.v1", "ruleset": ',
         ["Malformed JSON", "rule: json"],
     ),
+    # Python refuses to read an integer of more than 4,300 digits (a ValueError of its
+    # own); the file refuses any number longer than a game can hold.
+    ("a file of one 5,000-digit number", "5" * 5000, ["more than 9 digits", "rule: json"]),
+    (
+        "a 5,000-digit value, in a turn",
+        json.dumps(doc(turns=[t("Ana", "ones", value=1)])).replace(
+            '"value": 1', '"value": ' + "5" * 5000
+        ),
+        ["more than 9 digits", "rule: json"],
+    ),
+    (
+        "a 4,000-digit negative option",
+        json.dumps(doc("yams-columns", options={"columns": 1})).replace(
+            '"columns": 1', '"columns": -' + "9" * 4000
+        ),
+        ["more than 9 digits", "rule: json"],
+    ),
 ]
 
 

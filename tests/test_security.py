@@ -27,6 +27,8 @@ pytestmark = pytest.mark.django_db
 XSS = "<script>alert(1)</script>"
 ESCAPED = "&lt;script&gt;alert(1)&lt;/script&gt;"
 HTMX = {"HX-Request": "true"}
+#: A link the visitor opened themselves (typed, scanned): the evening is remembered.
+OPENED = {"Sec-Fetch-Site": "none"}
 
 
 # --- a table to look at ---------------------------------------------------------------------------
@@ -55,7 +57,7 @@ def table() -> models.Game:
 def phone(table: models.Game) -> Client:
     """A browser that opened the evening through its edit link (so it knows it)."""
     client = Client()
-    client.get(reverse("evening_games", args=[table.evening.token]))
+    client.get(reverse("evening_games", args=[table.evening.token]), headers=OPENED)
     return client
 
 
@@ -114,7 +116,8 @@ def test_the_token_htmx_sends_from_hx_headers_is_accepted(table: models.Game) ->
     )
     assert match, "base.html puts the CSRF token in hx-headers on <body>"
     url = reverse("entry_mode", args=[table.evening.token, table.number])
-    response = client.post(url, {"mode": "dice"}, headers={**HTMX, "X-CSRFToken": match.group(1)})
+    data = {"mode": "dice", "version": str(table.version)}
+    response = client.post(url, data, headers={**HTMX, "X-CSRFToken": match.group(1)})
     assert response.status_code == 200
     assert models.Game.objects.get(pk=table.pk).entry_mode == "dice"
 

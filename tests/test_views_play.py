@@ -347,7 +347,8 @@ def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
     play(game, "chance", value=22)
     totals = services.load(fresh(game)).state.totals()
     for mode in ("dice", "virtual", "value"):
-        response = client.post(url(game, "entry_mode"), {"mode": mode}, headers=HTMX)
+        data = {"mode": mode, "version": fresh(game).version}
+        response = client.post(url(game, "entry_mode"), data, headers=HTMX)
         assert response.status_code == 200
         assert fresh(game).entry_mode == mode
         assert services.load(fresh(game)).state.totals() == totals
@@ -357,7 +358,8 @@ def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
 def test_an_unknown_entry_mode_is_refused(client: Client) -> None:
     game = new_game()
     before = snapshot(game)
-    response = client.post(url(game, "entry_mode"), {"mode": "telepathy"}, headers=HTMX)
+    data = {"mode": "telepathy", "version": fresh(game).version}
+    response = client.post(url(game, "entry_mode"), data, headers=HTMX)
     assert_refused(response, game, before, "Unknown entry mode.")
     assert fresh(game).entry_mode == "value"
 
@@ -604,7 +606,7 @@ def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -
 
 
 def change(client: Client, game: models.Game, **fields: Any) -> Any:
-    return client.post(url(game, "players"), fields)
+    return client.post(url(game, "players"), {"version": fresh(game).version, **fields})
 
 
 def seat_names(game: models.Game) -> list[str]:
@@ -676,7 +678,7 @@ def test_a_rename_to_an_other_players_name_is_refused(client: Client) -> None:
 def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> None:
     game = new_game(names=("Ann", "Bob", "Cy"), ruleset="yam", first=2)
     play_to_the_end(game)
-    response = client.post(url(game, "play_again"))
+    response = client.post(url(game, "play_again"), {"version": fresh(game).version})
     second = models.Game.objects.get(evening=game.evening, number=2)
     assert response.status_code == 302
     assert response["Location"] == url(second, "sheet")
@@ -684,7 +686,9 @@ def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> N
     assert seat_names(second) == ["Ann", "Bob", "Cy"]
     assert (second.ruleset, second.options) == (game.ruleset, game.options)
     play_to_the_end(second)
-    response = client.post(url(second, "play_again"), headers=HTMX)
+    response = client.post(
+        url(second, "play_again"), {"version": fresh(second).version}, headers=HTMX
+    )
     third = models.Game.objects.get(evening=game.evening, number=3)
     assert response.status_code == 200
     assert response["HX-Redirect"] == url(third, "sheet")

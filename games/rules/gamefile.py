@@ -12,6 +12,10 @@ from .rulesets import get_ruleset
 
 FORMAT = "scorepad.game.v1"
 MAX_NAME_LENGTH = 40
+#: No number of a game (a score, a die, an option) comes near this many digits. Longer
+#: ones are refused while reading: Python's int() refuses more than 4,300 digits with an
+#: error of its own, and costs time quadratic in the length below that.
+MAX_DIGITS = 9
 TURN_FIELDS = {"player", "column", "cell", "dice", "value", "cross", "yahtzee_bonus", "rolls"}
 
 
@@ -59,7 +63,7 @@ def _decode(data: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise GameFileError("json", N_("The file is not UTF-8 text.")) from None
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=_short_int)
     except json.JSONDecodeError as error:
         raise GameFileError(
             "json",
@@ -70,6 +74,14 @@ def _decode(data: str | bytes) -> Any:
         ) from None
     except RecursionError:
         raise GameFileError("json", N_("The JSON is nested too deeply.")) from None
+
+
+def _short_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise GameFileError(
+            "json", N_("A number in the file has more than {max} digits."), max=MAX_DIGITS
+        )
+    return int(text)
 
 
 def _read_header(document: Any) -> GameFile:

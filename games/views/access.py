@@ -85,7 +85,7 @@ def remember(
     request: table.HtmxHttpRequest, response: HttpResponse, access: Access
 ) -> HttpResponse:
     if not access.read_only and not request.htmx:
-        known.remember(request, response, access.token)
+        known.remember_if_opened(request, response, access.token)
     return response
 
 

@@ -9,10 +9,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import labels, models, services, tally
 from games.views import table
@@ -85,7 +86,9 @@ def _tally_row(line: tally.Line, linked: bool, rulesets: set[str]) -> TallyRow:
             )
         if line.yahtzees:
             parts.append(labels.five_of_a_kind_count(rulesets, line.yahtzees))
-    url = reverse("player_stats", args=[line.name]) if linked else None
+    # The name goes in the query, never the path: a name such as ".." or "a/../b" would
+    # be read as folders by the browser, and "%2e%2e" is a dot segment to it as well.
+    url = f"{reverse('player_stats')}?{urlencode({'name': line.name})}" if linked else None
     return TallyRow(line, url, " · ".join(parts))
 
 
@@ -117,12 +120,12 @@ def _board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     return remember(request, render(request, template, context), access)
 
 
-@require_GET
+@require_safe
 def board(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _board(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_board(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _board(request, Access(True, view_token))
 
@@ -139,13 +142,13 @@ def _board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     return render(request, BOARD_PARTIAL, context)
 
 
-@require_GET
+@require_safe
 @never_cache
 def board_poll(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _board_poll(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 @never_cache
 def watch_board_poll(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _board_poll(request, Access(True, view_token))

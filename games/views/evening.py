@@ -10,7 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from games import labels, models, services, tally
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
@@ -93,17 +93,17 @@ def _list_order(evening: models.Evening, latest: services.LoadedGame) -> list[mo
     return seated + [p for p in evening.players.order_by("pk") if p.pk not in ids]
 
 
-@require_GET
+@require_safe
 def evening_games(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _evening_page(request, Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_evening_games(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _evening_page(request, Access(True, view_token))
 
 
-@require_GET
+@require_safe
 def watch_evening(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     """The spectator link: the evening's latest game, read only."""
     access = Access(True, view_token)

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import charts, services, tally
 from games.sheet import build, describe_turn
@@ -91,12 +91,12 @@ def _running_totals_chart(
     )
 
 
-@require_GET
+@require_safe
 def review(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return _review(request, Access(False, token), number)
 
 
-@require_GET
+@require_safe
 def watch_review(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     return _review(request, Access(True, view_token), number)
 
@@ -111,11 +111,11 @@ def _export(access: Access, number: int) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def export(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return _export(Access(False, token), number)
 
 
-@require_GET
+@require_safe
 def watch_export(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     return _export(Access(True, view_token), number)

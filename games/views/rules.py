@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import labels, rulebook
 from games.rules import RULESETS
 
 
-@require_GET
+@require_safe
 def index(request: HttpRequest) -> HttpResponse:
     books = [rulebook.build(ruleset) for ruleset in RULESETS.values()]
     return render(request, "rules/index.html", {"books": books})
 
 
-@require_GET
+@require_safe
 def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     if ruleset not in RULESETS:
         raise Http404("No such rule set.")

@@ -7,7 +7,7 @@ from typing import Any
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import models, services
@@ -22,7 +22,7 @@ def sheet_context(
     return table.game_context(request, game, evening=evening, read_only=access.read_only)
 
 
-@require_GET
+@require_safe
 def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     access = Access(True, view_token)
     game = find_game(access, number)
@@ -54,13 +54,13 @@ def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRe
     return table.render_game(request, sheet_context(request, game, access))
 
 
-@require_GET
+@require_safe
 @never_cache
 def poll(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return _poll(request, Access(False, token), number)
 
 
-@require_GET
+@require_safe
 @never_cache
 def watch_poll(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     return _poll(request, Access(True, view_token), number)

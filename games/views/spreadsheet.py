@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from django.http import HttpResponse
 from django.utils.http import content_disposition_header
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import tally
 from games.views import table
@@ -92,21 +92,21 @@ def _tally(access: Access) -> HttpResponse:
     return _csv(f"scorepad-{evening.created_at:%Y-%m-%d}-tally.csv", TALLY_HEADER, rows)
 
 
-@require_GET
+@require_safe
 def evening_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _games(Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_evening_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _games(Access(True, view_token))
 
 
-@require_GET
+@require_safe
 def tally_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     return _tally(Access(False, token))
 
 
-@require_GET
+@require_safe
 def watch_tally_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
     return _tally(Access(True, view_token))

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from games import charts, known, labels, models, services, tally
 from games.views import table
@@ -27,7 +27,7 @@ def known_evenings(request: table.HtmxHttpRequest) -> Any:
     )
 
 
-@require_GET
+@require_safe
 def history(request: table.HtmxHttpRequest) -> HttpResponse:
     page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
     evenings = list(page.object_list)
@@ -49,9 +49,11 @@ def history(request: table.HtmxHttpRequest) -> HttpResponse:
     return render(request, "evenings/history.html", {"page": page, "items": items})
 
 
-@require_GET
-def player_stats(request: table.HtmxHttpRequest, name: str) -> HttpResponse:
+@require_safe
+def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> HttpResponse:
     """One player's numbers over the finished games of the evenings this browser knows."""
+    if name is None:
+        name = request.GET.get("name", "")
     key = tally.name_key(name)
     records = models.Game.objects.filter(evening__token__in=known.tokens(request))
     games = tally.load_games(

@@ -6,16 +6,18 @@ Every action is a plain form or link; with htmx the same URL answers with the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
@@ -53,6 +55,17 @@ def _int(value: str | None) -> int | None:
         return int(value) if value is not None else None
     except ValueError:
         return None
+
+
+#: A version as the sheet printed it: ASCII digits, and no game reaches ten of them
+#: (int() alone takes signs, spaces, underscores, other scripts' digits, 4,300 digits).
+_VERSION = re.compile(r"[0-9]{1,9}")
+
+
+def _version(request: HttpRequest) -> int | None:
+    """The version the phone saw, or None if the form sent none that a sheet could show."""
+    raw = request.POST.get("version", "")
+    return int(raw) if _VERSION.fullmatch(raw) else None
 
 
 def _game_url(game: models.Game) -> str:
@@ -151,16 +164,23 @@ def _respond(
     error: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """After an action: the game partial for htmx; a redirect (or the page, on error) without."""
+    """After an action: the game partial for htmx; a redirect (or the page, on error) without.
+
+    A write that went through is the visitor's own act in the evening: it is remembered."""
     if not request.htmx:
         if error is None:
             if notice:
                 messages.success(request, notice)
-            return HttpResponseRedirect(_game_url(game))
-        context = game_context(request, game, loaded, error=error, **extra)
-        return render(request, GAME_TEMPLATE, context, status=status)
-    context = game_context(request, game, loaded, notice=notice, error=error, **extra)
-    return render_game(request, context, status)
+            response = HttpResponseRedirect(_game_url(game))
+        else:
+            context = game_context(request, game, loaded, error=error, **extra)
+            return render(request, GAME_TEMPLATE, context, status=status)
+    else:
+        context = game_context(request, game, loaded, notice=notice, error=error, **extra)
+        response = render_game(request, context, status)
+    if request.method == "POST" and error is None:
+        known.remember(request, response, game.evening.token)
+    return response
 
 
 def render_game(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
@@ -190,7 +210,7 @@ def _no_version(request: HtmxHttpRequest, game: models.Game) -> HttpResponse:
 # --- pages ----------------------------------------------------------------------------------
 
 
-@require_GET
+@require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "home.html", {"form": NewEveningForm(), "known": _known(request)})
 
@@ -201,7 +221,7 @@ def _known(request: HttpRequest) -> list[models.Evening]:
     return list(models.Evening.objects.filter(token__in=tokens).order_by("-created_at")[:5])
 
 
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
@@ -221,23 +241,24 @@ def new_evening(request: HtmxHttpRequest) -> HttpResponse:
         data["evening_name"].strip(),
     )
     starter = data["names"][data["first"]]
+    response = known.remember(request, redirect(_game_url(game)), game.evening.token)
     if data["drawn"]:
         messages.info(request, _("🎲 The dice chose %(name)s to start.") % {"name": starter})
     else:
         messages.info(request, _("%(name)s starts.") % {"name": starter})
-    return redirect(_game_url(game))
+    return response
 
 
-@require_GET
+@require_safe
 def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
     night = get_object_or_404(models.Evening, token=token)
     game = night.games.order_by("-number").first()
     if game is None:
         return redirect("home")
-    return known.remember(request, redirect(_game_url(game)), night.token)
+    return known.remember_if_opened(request, redirect(_game_url(game)), night.token)
 
 
-@require_GET
+@require_safe
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
     context = game_context(request, game)
@@ -245,13 +266,20 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         response = render_game(request, context)
     else:
         response = render(request, GAME_TEMPLATE, context)
-        known.remember(request, response, token)
+        known.remember_if_opened(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
-        response.set_cookie(VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax")
+        response.set_cookie(
+            VIEW_COOKIE,
+            request.GET["view"],
+            max_age=365 * 86400,
+            samesite="Lax",
+            httponly=True,  # only the server reads it
+            secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+        )
     return response
 
 
-@require_GET
+@require_safe
 def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """The value picker of one cell (value mode)."""
     game = _get_game(token, number)
@@ -315,7 +343,7 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
 @require_POST
 def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -348,7 +376,7 @@ def _score_stale(
 @require_POST
 def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -363,14 +391,14 @@ def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     return _respond(request, loaded.record, loaded, notice=notice)
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    if request.method == "GET":
+    if request.method != "POST":
         context = game_context(request, game, confirm_reset=True)
         template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
         return render(request, template, context)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
     if version is None:
         return _no_version(request, game)
     try:
@@ -383,7 +411,9 @@ def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 @require_POST
 def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    version = _int(request.POST.get("version"))
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
     try:
         game = services.set_entry_mode(game.pk, request.POST.get("mode", ""), version)
     except IllegalMove as error:
@@ -396,10 +426,12 @@ def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 def _save_pending(
     request: HtmxHttpRequest, game: models.Game, pending: dict[str, Any], notice: str | None = None
 ) -> HttpResponse:
-    """Store the turn in progress on top of the version the phone saw (or the one just read)."""
-    version = _int(request.POST.get("version"))
+    """Store the turn in progress on top of the version the phone saw."""
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
     try:
-        game = services.save_pending(game.pk, pending, game.version if version is None else version)
+        game = services.save_pending(game.pk, pending, version)
     except services.StaleVersion as stale:
         return _stale(request, stale)
     return _respond(request, game, notice=notice)
@@ -475,7 +507,13 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
     loaded = services.load(game)
     if not loaded.state.finished:
         return _respond(request, game, loaded, status=422, error=_("Finish this game first."))
-    new = services.play_again(game.pk)
+    version = _version(request)
+    if version is None:
+        return _no_version(request, game)
+    try:
+        new = services.play_again(game.pk, version)
+    except services.StaleVersion as stale:
+        return _stale(request, stale)
     name = services.load(new).state.players[new.first_seat]
     messages.info(
         request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
@@ -487,18 +525,28 @@ def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 # --- players --------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Rename any time; add, remove and reorder before the first entry."""
     game = _get_game(token, number)
-    error = None
+    error, status = None, 200
     if request.method == "POST":
+        # Like the sheet's forms, each form here carries the version the page showed.
+        version = _version(request)
         try:
-            services.change_players(game.pk, request.POST)
+            if version is None:
+                raise services.StaleVersion(game)
+            services.change_players(game.pk, request.POST, version)
         except IllegalMove as problem:
-            error = explain(problem, game.ruleset)
+            error, status = explain(problem, game.ruleset), 422
+        except services.StaleVersion:
+            game = _get_game(token, number)
+            error = _("This page was out of date: here are the players as they are now. Try again.")
+            status = 422 if version is None else 409
         else:
-            return redirect(reverse("players", args=[token, number]))
+            # A change made here is the visitor's own act in the evening: remembered.
+            response = redirect(reverse("players", args=[token, number]))
+            return known.remember(request, response, token)
     loaded = services.load(game)
     # Removing a seat asks first: ?remove=<seat> shows the question, its form does it.
     removing = _int(request.GET.get("remove"))
@@ -514,4 +562,4 @@ def players(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "rename_form": RenameForm(),
         "error": error,
     }
-    return render(request, "games/players.html", context, status=422 if error else 200)
+    return render(request, "games/players.html", context, status=status)
