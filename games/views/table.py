@@ -394,7 +394,11 @@ def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 
 
 def _save_pending(
-    request: HtmxHttpRequest, game: models.Game, pending: dict[str, Any], notice: str | None = None
+    request: HtmxHttpRequest,
+    game: models.Game,
+    pending: dict[str, Any],
+    notice: str | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """Store the turn in progress on top of the version the phone saw (or the one just read)."""
     version = _int(request.POST.get("version"))
@@ -402,7 +406,7 @@ def _save_pending(
         game = services.save_pending(game.pk, pending, game.version if version is None else version)
     except services.StaleVersion as stale:
         return _stale(request, stale)
-    return _respond(request, game, notice=notice)
+    return _respond(request, game, notice=notice, **extra)
 
 
 @require_POST
@@ -438,7 +442,8 @@ def roll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         pending = services.roll(game.pending or {})
     except IllegalMove as error:
         return _refused(request, game, error)
-    return _save_pending(request, game, pending)
+    # Only the answer to the roll itself shows the dice tumbling, not a poll's redraw.
+    return _save_pending(request, game, pending, thrown=True)
 
 
 @require_POST
