@@ -424,7 +424,11 @@ def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpRespons
 
 
 def _save_pending(
-    request: HtmxHttpRequest, game: models.Game, pending: dict[str, Any], notice: str | None = None
+    request: HtmxHttpRequest,
+    game: models.Game,
+    pending: dict[str, Any],
+    notice: str | None = None,
+    **extra: Any,
 ) -> HttpResponse:
     """Store the turn in progress on top of the version the phone saw."""
     version = _version(request)
@@ -434,7 +438,7 @@ def _save_pending(
         game = services.save_pending(game.pk, pending, version)
     except services.StaleVersion as stale:
         return _stale(request, stale)
-    return _respond(request, game, notice=notice)
+    return _respond(request, game, notice=notice, **extra)
 
 
 @require_POST
@@ -470,7 +474,8 @@ def roll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         pending = services.roll(game.pending or {})
     except IllegalMove as error:
         return _refused(request, game, error)
-    return _save_pending(request, game, pending)
+    # Only the answer to the roll itself shows the dice tumbling, not a poll's redraw.
+    return _save_pending(request, game, pending, thrown=True)
 
 
 @require_POST
