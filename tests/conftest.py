@@ -76,3 +76,23 @@ def django_db_modify_db_settings(
     for leftover in (f"{path}-wal", f"{path}-shm") if path else ():
         if os.path.exists(leftover):
             os.remove(leftover)
+
+
+@pytest.fixture
+def admin_on() -> Iterator[None]:
+    """The admin routed, as DJANGO_ADMIN=1 does (it is not, by default)."""
+    import importlib
+
+    from django.urls import clear_url_caches
+
+    import scorepad.urls
+
+    def route(enabled: bool) -> None:
+        with override_settings(ADMIN_ENABLED=enabled):
+            importlib.reload(scorepad.urls)
+        clear_url_caches()
+
+    with override_settings(ADMIN_ENABLED=True):
+        route(True)
+        yield
+    route(False)
