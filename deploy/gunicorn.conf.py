@@ -1,4 +1,4 @@
-"""gunicorn for Scorepad, behind deploy/nginx.conf: `gunicorn -c deploy/gunicorn.conf.py scorepad.wsgi`.
+"""gunicorn behind deploy/nginx.conf: `gunicorn -c deploy/gunicorn.conf.py scorepad.wsgi`.
 
 Loopback only: the proxy in front takes the slow clients, TLS and the static files.
 """
@@ -14,7 +14,9 @@ graceful_timeout = 20
 # The access log on stdout, in the combined format plus the client nginx saw and the
 # time taken; every path, query and Referer in it has its tokens redacted (the logger).
 accesslog = "-"
-access_log_format = (
-    '%(h)s %({x-real-ip}i)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
-)
+access_log_format = '%(h)s %({x-real-ip}i)s %(u)s %(t)s "%(r)s" %(s)s %(b)s "%(f)s" "%(a)s" %(M)sms'
 logger_class = "scorepad.gunicorn_logging.RedactingLogger"
+
+# No runtime control socket: nothing here uses it, and its default path is shared by
+# every gunicorn of the same user.
+control_socket_disable = True

@@ -23,6 +23,17 @@ def _plain_static_storage() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The rate limits count in Django's cache (games/limits.py): each test starts from
+    nothing counted, so the suite's many evenings from 127.0.0.1 never add up."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def chromium_path() -> str:
     return shutil.which("chromium") or "/usr/bin/chromium"
 

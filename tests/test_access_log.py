@@ -75,5 +75,5 @@ def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
     # Each request is in the access log, path, query and Referer shown but redacted.
     assert '"GET /e/[token]/g/1/nothing-here HTTP/1.1" 404' in written, written
     assert "/s/[token]/g/1/nothing?back=/e/[token]/" in written, written
-    assert f'"GET /healthz HTTP/1.1" 200' in written and "/e/[token]/g/1/" in written, written
+    assert '"GET /healthz HTTP/1.1" 200' in written and "/e/[token]/g/1/" in written, written
     assert edit not in written and view not in written

@@ -7,12 +7,10 @@ evenings or writes as fast as it can; a table of friends must never notice.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
 from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile, TemporaryUploadedFile
 from django.http.multipartparser import MultiPartParser
 from django.test import Client, override_settings
@@ -24,14 +22,6 @@ from games import models, services
 pytestmark = pytest.mark.django_db
 
 MB = 1024 * 1024
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    # The limits count in Django's cache: each test starts from nothing counted.
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def _game() -> models.Game:
