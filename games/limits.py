@@ -65,11 +65,15 @@ def spend(scope: str, who: str, limit: int, window: int) -> int:
 
 
 def too_many(request: HttpRequest, wait: int, **context: Any) -> HttpResponse:
-    wait_text = ngettext(
-        "Nothing else changed: wait %(n)s second, then try again.",
-        "Nothing else changed: wait %(n)s seconds, then try again.",
-        wait,
-    ) % {"n": wait}
+    if wait >= 90:
+        minutes = math.ceil(wait / 60)
+        wait_text = ngettext(
+            "Wait %(n)s minute, then try again.", "Wait %(n)s minutes, then try again.", minutes
+        ) % {"n": minutes}
+    else:
+        wait_text = ngettext(
+            "Wait %(n)s second, then try again.", "Wait %(n)s seconds, then try again.", wait
+        ) % {"n": wait}
     context = {"wait": wait, "wait_text": wait_text, **context}
     response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(wait)
