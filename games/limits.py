@@ -19,6 +19,10 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+
+#: What the page nginx shows for its own limits says to wait (its rates refill in seconds).
+PROXY_WAIT = 10
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -78,6 +82,12 @@ def too_many(request: HttpRequest, wait: int, **context: Any) -> HttpResponse:
     response = render(request, "429.html", context, status=429)
     response["Retry-After"] = str(wait)
     return response
+
+
+@require_GET
+def proxy_refused(request: HttpRequest) -> HttpResponse:
+    """The same page for the proxy's per-address limits (deploy/nginx.conf's error_page)."""
+    return too_many(request, PROXY_WAIT)
 
 
 class RateLimits:

@@ -2,9 +2,13 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
+from games import limits
+
 urlpatterns = [
     path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # What nginx shows when its own rate limits refuse a request (error_page 429).
+    path("too-many", limits.proxy_refused, name="too_many"),
 ]
 
 # Not routed at all unless DJANGO_ADMIN=1: nobody can hammer a login that is not there.

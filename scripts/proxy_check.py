@@ -328,11 +328,22 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
     )
 
     # A flood of evening creations from one address meets nginx's limit.
-    answers = [request(https(ports["https"]), "POST", "/new", body=b"")[0] for _ in range(40)]
+    answers, pages = [], []
+    for _ in range(40):
+        status, _h, body = request(https(ports["https"]), "POST", "/new", body=b"")
+        answers.append(status)
+        if status == 429:
+            pages.append(body)
     checks.append(
         (
             f"40 POST /new at once: 429 after the burst ({answers.count(429)} of 40)",
             429 in answers[20:] and 429 not in answers[:10],
+        )
+    )
+    checks.append(
+        (
+            "... with Django's friendly page (error_page 429 → /too-many)",
+            bool(pages) and all(b"Slow down a little" in page for page in pages),
         )
     )
 

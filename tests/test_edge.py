@@ -248,3 +248,12 @@ def test_a_full_game_at_top_speed_never_meets_the_limits() -> None:
     # (`make load` starts that many from 127.0.0.1).
     assert client.post(reverse("play_again", args=[game.evening.token, 1])).status_code == 302
     assert [_new_evening(client) for _ in range(40)] == [302] * 40
+
+
+def test_the_proxy_shows_the_same_friendly_page_for_its_own_limits() -> None:
+    # deploy/nginx.conf: error_page 429 /too-many, asked for with GET.
+    response = Client().get(reverse("too_many"), headers={"Accept-Language": "fr"})
+    assert response.status_code == 429
+    assert response.headers["Retry-After"] == "10"
+    assert "Doucement" in response.content.decode()
+    assert "Attendez 10 secondes" in response.content.decode()
