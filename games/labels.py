@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
+
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+#: When a night of dice ends: an evening started before this, the day before, is no longer
+#: "Tonight".
+NIGHT_ENDS = timedelta(hours=6)
 
 ROW_LABELS = {
     "ones": _("Ones"),
@@ -28,6 +36,22 @@ FIVE_OF_A_KIND_LABELS = {
     "yahtzee": pgettext_lazy("five of a kind", "Yahtzee"),
     "yams": pgettext_lazy("five of a kind", "Yam's"),
     "yams-columns": pgettext_lazy("five of a kind", "Yam's"),
+}
+
+#: The tally's column of five-alike boxes scored, named as the rule set names the box.
+FIVE_OF_A_KIND_PLURALS = {
+    "yam": pgettext_lazy("five of a kind, plural", "Yams"),
+    "yahtzee": pgettext_lazy("five of a kind, plural", "Yahtzees"),
+    "yams": pgettext_lazy("five of a kind, plural", "Yam's"),
+    "yams-columns": pgettext_lazy("five of a kind, plural", "Yam's"),
+}
+
+#: "3 Yahtzees" under a player's name; the number comes in as ``n``.
+FIVE_OF_A_KIND_COUNTS = {
+    "yam": ngettext_lazy("%(n)s Yam", "%(n)s Yams", "n"),
+    "yahtzee": ngettext_lazy("%(n)s Yahtzee", "%(n)s Yahtzees", "n"),
+    "yams": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
+    "yams-columns": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
 }
 
 RULESET_LABELS = {
@@ -67,6 +91,25 @@ def row_label(ruleset: str, row: str) -> str:
     return str(ROW_LABELS.get(row, row))
 
 
+def _only(rulesets: Iterable[str]) -> str | None:
+    """The rule set every game shares, or None for a mix (or no game)."""
+    kinds = set(rulesets)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def five_of_a_kind_plural(rulesets: Iterable[str]) -> str:
+    """The heading of the five-alike count over games of ``rulesets``: the box's own name
+    when they share a rule set ("Yahtzees" on a Yahtzee evening, even in French)."""
+    label = FIVE_OF_A_KIND_PLURALS.get(_only(rulesets) or "")
+    return str(label or pgettext_lazy("five of a kind, plural", "Five alike"))
+
+
+def five_of_a_kind_count(rulesets: Iterable[str], n: int) -> str:
+    """``n`` five-alike boxes scored over games of ``rulesets``, named as in the heading."""
+    label = FIVE_OF_A_KIND_COUNTS.get(_only(rulesets) or "")
+    return str((label or ngettext_lazy("%(n)s five alike", "%(n)s five alike", "n")) % {"n": n})
+
+
 def column_label(column: str) -> str:
     """The column's name in the active language (the key itself if unknown)."""
     return str(COLUMN_LABELS.get(column, column))
@@ -80,3 +123,25 @@ def ruleset_short(ruleset: str) -> str:
 def mode_labels() -> list[tuple[str, str]]:
     """(entry mode, its name in the active language), in the order the switch shows them."""
     return [(mode, str(label)) for mode, label in MODE_LABELS.items()]
+
+
+def evening_name(name: str, created_at: datetime | None, now: datetime | None = None) -> str:
+    """What every page calls an evening: its name; unnamed, "Tonight" during its night, then
+    the day it started as people write a date in the active language ("Evening of
+    1 December 2026", "Soirée du 1 décembre 2026"), on the site's clock.
+
+    "Tonight" fits the sheet's top bar on a phone, where the date would be cut short; a
+    night runs until six in the morning, so a game past midnight keeps its name."""
+    if name:
+        return name
+    if created_at is None:  # not saved yet
+        return gettext("Evening")
+    started = timezone.localtime(created_at)
+    if _night(started) == _night(timezone.localtime(now or timezone.now())):
+        return gettext("Tonight")
+    return gettext("Evening of %(date)s") % {"date": formats.date_format(started, "j F Y")}
+
+
+def _night(moment: datetime) -> date:
+    """The day whose night ``moment`` belongs to (before 6:00, the day before)."""
+    return (moment - NIGHT_ENDS).date()

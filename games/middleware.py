@@ -1,4 +1,5 @@
-"""Refuse requests carrying NUL characters before any view or database sees them.
+"""Refuse requests carrying NUL characters before any view or database sees them, and
+explain a refused method in words.
 
 PostgreSQL cannot store or even compare a text holding NUL (U+0000): a token or a
 name with one would end in a server error. No address, cookie or form field of
@@ -8,6 +9,10 @@ The address, query and cookies cost nothing to look at, so every request is chec
 A form body is only looked at once the URL has found its view and CSRF has passed
 (``process_view`` runs after both): a POST to an unknown URL, or a forged one, is
 answered without its body ever being parsed, let alone an upload being read.
+
+Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require_POST``
+and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever opens
+``/new`` in a browser. ``explain_not_allowed`` gives that answer the site's 405 page.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
@@ -57,3 +63,15 @@ class RefuseNul:
         self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
     ) -> HttpResponse | None:
         return _refusal() if body_has_nul(request) else None
+
+
+def explain_not_allowed(get_response: Callable[[HttpRequest], HttpResponse]):
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        if response.status_code != 405 or response.streaming or response.content:
+            return response
+        page = render(request, "405.html", status=405)
+        page["Allow"] = response["Allow"]
+        return page
+
+    return middleware

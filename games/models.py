@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from games import labels
 from games.rules import Move, Played
 
 
@@ -46,9 +47,8 @@ class Evening(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self) -> str:
-        if self.name:
-            return self.name
-        return f"Evening {self.created_at:%Y-%m-%d}" if self.created_at else "Evening"
+        # Every page names the evening through this (templates print ``{{ evening }}``).
+        return labels.evening_name(self.name, self.created_at)
 
 
 class Player(models.Model):
@@ -114,6 +114,10 @@ class Game(models.Model):
     # The turn in progress in dice/virtual mode (dice, held dice, rolls) so a
     # reload loses nothing; emptied when the turn is scored.
     pending = models.JSONField(default=dict, blank=True)
+    # The virtual dice of the turns after one an undo took back, the next turn's first
+    # ({} for a turn that had none): each is given back when its turn comes again, so that
+    # an undo never hands out a new throw.
+    rolled_ahead = models.JSONField(default=list, blank=True)
     # A finished game's result as the rules engine counted it (each seat's player, total,
     # rank, win, bonuses, Yahtzees), written with the turn that ends the game and cleared
     # by an undo or a reset: tallies and statistics read it instead of replaying every
@@ -178,6 +182,9 @@ class Entry(models.Model):
     die5 = models.PositiveSmallIntegerField(null=True, blank=True)
     # Earlier rolls of a virtual-dice turn, oldest first.
     rolls = models.JSONField(default=list, blank=True)
+    # A virtual-dice turn's dice as they lay when it was scored (dice, holds, rolls), {}
+    # otherwise, whatever box took them: an undo gives them back, not a new throw.
+    virtual_dice = models.JSONField(default=dict, blank=True)
     # Declared by hand in value mode, where the dice are unknown.
     yahtzee_bonus = models.BooleanField(default=False)
     turn = models.PositiveIntegerField()

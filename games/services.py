@@ -342,11 +342,17 @@ def record_turn(
         entry = models.Entry.from_played(
             game, loaded.seats[move.player].player, played, turn=state.turns_played
         )
+        if rolled(game.pending or {}):
+            # Even if a value took them (value mode mid-turn): an undo gives them back.
+            entry.virtual_dice = game.pending
+        # The next turn's dice, if an undo kept them (``undo``).
+        ahead = list(game.rolled_ahead or [])
         try:
             with transaction.atomic():
                 _claim(
                     game,
-                    pending={},
+                    pending=ahead.pop(0) if ahead else {},
+                    rolled_ahead=ahead,
                     result=final_result(state, loaded.seats),
                     snapshot=state.snapshot(),
                 )
@@ -365,14 +371,34 @@ def record_turn(
 
 def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played]:
     """Take back the last turn: the one write that replays the entries (a snapshot keeps
-    no history)."""
+    no history).
+
+    No undo hands out a new virtual throw: the turn taken back gets its dice back as they
+    lay, and the virtual dice of the turn in progress wait in ``rolled_ahead`` until that
+    turn comes again. Typed dice come back typed in dice mode, to be changed."""
     with transaction.atomic():
         game = _locked(game_id, expected_version)
         loaded = history(game)
         played = loaded.state.undo()
         last = loaded.entries.pop()
         last.delete()
-        _claim(game, pending={}, result=None, snapshot=loaded.state.snapshot())
+        now = game.pending or {}
+        ahead = [now if rolled(now) else {}, *(game.rolled_ahead or [])]
+        while ahead and not ahead[-1]:
+            ahead.pop()
+        if last.virtual_dice:
+            pending = last.virtual_dice
+        elif last.dice and game.entry_mode == models.Game.EntryMode.DICE:
+            pending = {"dice": list(last.dice)}
+        else:
+            pending = {}
+        _claim(
+            game,
+            pending=pending,
+            rolled_ahead=ahead,
+            result=None,
+            snapshot=loaded.state.snapshot(),
+        )
         return loaded, played
 
 
@@ -383,7 +409,7 @@ def reset(game_id: int, expected_version: int | None) -> models.Game:
         game.entries.all().delete()
         names = [seat.player.name for seat in seats_of(game)]
         snapshot = _new_snapshot(game, names, game.first_seat)
-        _claim(game, pending={}, result=None, snapshot=snapshot)
+        _claim(game, pending={}, rolled_ahead=[], result=None, snapshot=snapshot)
         return game
 
 
@@ -393,12 +419,22 @@ def set_entry_mode(game_id: int, mode: str, expected_version: int | None = None)
     with transaction.atomic():
         game = _locked(game_id, expected_version)
         if game.entry_mode != mode:
-            # Only a real change empties the turn in progress (another phone's dice).
-            _claim(game, entry_mode=mode, pending={})
+            # Only a real change empties the turn in progress (another phone's typed dice),
+            # and never of virtual dice: back in Roll mode they lie as they were.
+            pending = game.pending if rolled(game.pending or {}) else {}
+            _claim(game, entry_mode=mode, pending=pending)
         return game
 
 
 # --- the turn in progress (dice and virtual modes) --------------------------------------------
+
+
+def rolled(pending: dict[str, Any]) -> bool:
+    """Virtual dice were thrown for the turn in progress (``roll`` keeps its earlier rolls
+    beside them; typed dice have none). They belong to the turn until a box takes them:
+    no restart, mode switch or undo throws them again (the dry column scores only a first
+    roll, and three rolls are the most a turn has)."""
+    return bool(pending.get("dice")) and "rolls" in pending
 
 
 def roll(pending: dict[str, Any]) -> dict[str, Any]:

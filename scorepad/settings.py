@@ -171,6 +171,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Inside the locale and CSP middleware: the page is in the request's language, with
+    # its nonce and headers.
+    "games.middleware.explain_not_allowed",
     # Last, so its refusals carry every header above; it runs before any view, and
     # reads a form body only once the URL has found its view and CSRF has passed.
     "games.middleware.RefuseNul",

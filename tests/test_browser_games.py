@@ -139,7 +139,7 @@ def test_a_game_of_yahtzee_for_two_in_dice_mode_with_joker_and_bonus(table: Tabl
         table.score_preview(1, bob_rows[turn], "free")
         shadow.play(Move(1, bob_rows[turn], dice=bob_dice))
     assert shadow.yahtzee_bonus(0) == 200
-    expect(page.locator(".totals-bar .ybonus")).to_contain_text("200")
+    expect(page.locator(".sheet tr.ybonus-row td").first).to_have_text("+200")
     expect(table.cell(1, "fives", "free").locator("s")).to_have_text("0")
     assert_final_totals(table, shadow)
     entry = models.Entry.objects.get(game=table.game(), row="sixes", player__name="Ann")

@@ -224,6 +224,45 @@ def test_a_reload_in_the_middle_of_a_turn_loses_nothing(table: Table) -> None:
     expect(page.locator("button.roll")).to_contain_text("2 rolls left")
 
 
+def test_virtual_rolls_stay_with_the_turn_through_restart_mode_switches_and_reload(
+    table: Table,
+) -> None:
+    table.start(["Ann", "Bob"], "yahtzee", "virtual", starter=1)
+    page = table.page
+    table.roll()
+    table.hold(0)
+    dice = table.roll()
+    roll_button = page.locator("button.roll")
+    expect(roll_button).to_contain_text("1 roll left")
+
+    # Restart turn is greyed out, and says why.
+    restart = table.menu().get_by_role("button", name="Restart turn")
+    expect(restart).to_be_disabled()
+    expect(restart).to_have_accessible_description(re.compile("The rolls of a turn count"))
+    page.locator("details.menu summary").click()
+
+    # Dice mode shows the same dice, to score, with nothing to type them again.
+    table.switch_mode("dice")
+    expect(page.locator(".dice-entry")).to_contain_text("rolled with the virtual dice")
+    expect(page.locator(".dice-entry button")).to_have_count(0)
+    table.switch_mode("value")
+    table.switch_mode("virtual")
+    assert table.shown_dice() == dice
+    expect(roll_button).to_contain_text("1 roll left")
+    page.reload()
+    assert table.shown_dice() == dice
+    expect(roll_button).to_contain_text("1 roll left")
+
+    # The last roll, then a box; Undo gives the same dice back, with no roll left.
+    last = table.roll()
+    expect(roll_button).to_be_disabled()
+    table.score_preview(0, "chance", "free")
+    table.undo()
+    assert table.shown_dice() == last
+    expect(roll_button).to_be_disabled()
+    expect(roll_button).to_contain_text("0 rolls left")
+
+
 def test_switching_the_entry_mode_mid_game_changes_no_score(table: Table) -> None:
     table.start(["Ann", "Bob"], "yahtzee", "value", starter=1)
     table.pick(0, "fives", "free", "v:20")

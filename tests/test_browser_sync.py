@@ -13,7 +13,7 @@ from evening_support import again, best, by_player, cross, evening, least, play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models
+from games import models, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -123,6 +123,64 @@ def test_play_again_on_one_phone_moves_the_others_to_the_new_game(
     expect(a).to_have_url(re.compile(r"/g/2/$"))
     expect(b).to_have_url(re.compile(rf"/e/{token}/g/2/$"), timeout=SYNC_MS)
     expect(watcher).to_have_url(re.compile(rf"/s/{view}/g/2/$"), timeout=SYNC_MS)
+    assert models.Game.objects.filter(evening=game.evening).count() == 2
+
+
+def _cross_the_last_box(page: Page, game: models.Game) -> None:
+    """The game's last turn, tapped on ``page``: the one open box crossed out."""
+    state = services.load_current(game.pk).state
+    [(column, row)] = state.playable_cells()
+    version = page.locator("#game").get_attribute("data-version")
+    player = state.current_player
+    cell = f'td.cell[data-player="{player}"][data-column="{column}"][data-row="{row}"]'
+    page.locator(f"{cell} a.tap").click()
+    page.locator("form.picker input[name=choice][value=x]").check()
+    page.locator("form.picker button.confirm-button").click()
+    expect(page.locator("#game")).not_to_have_attribute("data-version", version or "")
+
+
+def _shows_game(page: Page, number: int) -> None:
+    expect(page.locator(".topbar .meta")).to_contain_text(f"Game {number} ·")
+
+
+def test_after_play_again_every_phone_has_the_new_games_address(
+    live_server: LiveServer, contexts: Any
+) -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, by_player(best, least), turns=2 * 12 - 1)
+    token = game.evening.token
+    a, b, c = (contexts().new_page() for _ in range(3))
+    for page in (a, b, c):
+        page.goto(f"{live_server.url}/e/{token}/g/1/")
+    # Phone C is asked whether to reset (its sheet stops following) as the game ends.
+    c.locator("details.menu summary").click()
+    c.get_by_role("link", name="Reset to round 1…").click()
+    expect(c.locator(".confirm")).to_be_visible()
+
+    _cross_the_last_box(a, game)
+    expect(b.locator(".game-over")).to_be_visible(timeout=SYNC_MS)
+    # Phone A's own poll would move it to game 2 anyway: silenced, the answer to the tap must.
+    a.route(re.compile(r"/poll\b"), lambda route: route.abort())
+    a.get_by_role("button", name=re.compile("Play again")).click()
+    expect(a).to_have_url(re.compile(rf"/e/{token}/g/2/$"))
+    _shows_game(a, 2)
+    a.unroute(re.compile(r"/poll\b"))
+    a.reload()
+    expect(a).to_have_url(re.compile(rf"/e/{token}/g/2/$"))
+    _shows_game(a, 2)
+    expect(a.locator(".game-over")).to_have_count(0)
+
+    # Phone B, which saw game 1 end, is taken to game 2, address and all.
+    expect(b).to_have_url(re.compile(rf"/e/{token}/g/2/$"), timeout=SYNC_MS)
+    _shows_game(b, 2)
+    b.reload()
+    _shows_game(b, 2)
+
+    # Phone C keeps playing rather than reset: game 1 is over, and leads to game 2.
+    c.get_by_role("link", name="Keep playing").click()
+    c.get_by_role("link", name="Go to game 2").click()
+    expect(c).to_have_url(re.compile(rf"/e/{token}/g/2/$"))
+    _shows_game(c, 2)
     assert models.Game.objects.filter(evening=game.evening).count() == 2
 
 

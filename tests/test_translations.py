@@ -110,5 +110,5 @@ def test_a_french_game_page_is_in_french(client: Client) -> None:
     ).content.decode()
     for english in ("Score sheet", "Upper", "Leaderboard", "tap the five dice", "Undo"):
         assert english not in page
-    for french in ("Partie", "Haut", "Annuler"):
+    for french in ("Partie", "Total haut", "Annuler le coup"):
         assert french in page

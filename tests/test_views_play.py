@@ -464,14 +464,125 @@ def test_holding_before_rolling_or_out_of_range_is_refused(client: Client, index
     assert_refused(response, game, before, "Roll first, then tap a die to hold it.")
 
 
-def test_restart_turn_clears_the_dice(client: Client) -> None:
+def restart(client: Client, game: models.Game) -> Any:
+    return client.post(url(game, "restart_turn"), {"version": fresh(game).version}, headers=HTMX)
+
+
+def switch(client: Client, game: models.Game, mode: str) -> Any:
+    data = {"version": fresh(game).version, "mode": mode}
+    return client.post(url(game, "entry_mode"), data, headers=HTMX)
+
+
+def rolled_twice(client: Client, **options: Any) -> models.Game:
+    """A virtual-dice game whose first player has rolled twice: one roll left."""
+    game = new_game(mode="virtual", **options)
+    roll(client, game)
+    hold(client, game, 1)
+    roll(client, game)
+    assert len(fresh(game).pending["rolls"]) == 1
+    return game
+
+
+def test_restart_turn_clears_typed_dice(client: Client) -> None:
+    game = new_game(mode="dice")
+    tap_die(client, game, face=3)
+    assert restart(client, game).status_code == 200
+    assert fresh(game).pending == {}
+
+
+def test_restart_turn_is_refused_once_virtual_dice_are_rolled(client: Client) -> None:
+    game = rolled_twice(client)
+    before = snapshot(game)
+    response = restart(client, game)
+    assert_refused(response, game, before, "The rolls of a turn count")
+    assert "1 roll left" in client.get(url(game, "sheet")).content.decode()
+
+
+@pytest.mark.parametrize("other", ["value", "dice"])
+def test_a_mode_switch_mid_turn_keeps_the_virtual_rolls(client: Client, other: str) -> None:
+    game = rolled_twice(client)
+    rolled = fresh(game).pending
+    assert switch(client, game, other).status_code == 200
+    assert fresh(game).pending == rolled
+    assert switch(client, game, "virtual").status_code == 200
+    assert fresh(game).pending == rolled
+    page = client.get(url(game, "sheet")).content.decode()
+    assert "1 roll left" in page
+    for face in rolled["dice"]:
+        assert f'class="die face-{face}' in page
+
+
+@pytest.mark.parametrize(
+    "fields", [{"face": 6}, {"slot": 0}, {"clear": "1"}], ids=["add", "remove", "clear"]
+)
+def test_virtual_dice_cannot_be_retyped_in_dice_mode(client: Client, fields: Any) -> None:
+    game = rolled_twice(client)
+    switch(client, game, "dice")
+    before = snapshot(game)
+    assert_refused(tap_die(client, game, **fields), game, before, "These dice were rolled")
+    assert_refused(restart(client, game), game, before, "The rolls of a turn count")
+    page = client.get(url(game, "sheet")).content.decode()
+    assert 'aria-label="Remove die' not in page
+    # They are still the turn's dice: a box takes them, with their rolls.
+    rolled = fresh(game).pending
+    assert score(client, game, player=0, row="chance", choice="dice").status_code == 200
+    entry = models.Entry.objects.get(game=game)
+    assert (list(entry.dice), entry.rolls) == (rolled["dice"], rolled["rolls"])
+
+
+def test_undo_gives_the_undone_turn_its_dice_and_rolls_back(client: Client) -> None:
+    game = rolled_twice(client)
+    rolled = fresh(game).pending
+    score(client, game, player=0, row="chance", choice="dice")
+    assert fresh(game).pending == {}
+    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert response.status_code == 200
+    back = fresh(game).pending
+    assert (back["dice"], back["rolls"]) == (rolled["dice"], rolled["rolls"])
+    assert "1 roll left" in response.content.decode()
+    assert_refused(restart(client, game), game, snapshot(game), "The rolls of a turn count")
+
+
+def test_an_undo_in_dice_mode_gives_virtual_dice_back_as_rolled(client: Client) -> None:
+    game = rolled_twice(client)
+    score(client, game, player=0, row="chance", choice="dice")
+    switch(client, game, "dice")
+    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    before = snapshot(game)
+    assert before[2]["rolls"]
+    assert_refused(tap_die(client, game, slot=0), game, before, "These dice were rolled")
+    switch(client, game, "virtual")
+    assert fresh(game).pending == before[2]
+
+
+def test_an_undo_keeps_the_rolls_of_the_turn_in_progress_for_when_it_comes_back(
+    client: Client,
+) -> None:
     game = new_game(mode="virtual")
     roll(client, game)
-    response = client.post(
-        url(game, "restart_turn"), {"version": fresh(game).version}, headers=HTMX
-    )
-    assert response.status_code == 200
-    assert fresh(game).pending == {}
+    score(client, game, player=0, row="chance", choice="dice")
+    ann = models.Entry.objects.get(game=game)
+    # Bob rolls twice, then Ann's turn is taken back.
+    roll(client, game)
+    roll(client, game)
+    bob = fresh(game).pending
+    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert fresh(game).pending["dice"] == list(ann.dice)
+    # Ann scores her dice in another box: Bob's turn comes back with his rolls, not new ones.
+    score(client, game, player=0, row="ones", choice="dice")
+    assert fresh(game).pending == bob
+    assert "1 roll left" in client.get(url(game, "sheet")).content.decode()
+
+
+def test_a_dice_mode_undo_gives_the_typed_dice_back_to_change(client: Client) -> None:
+    game = new_game(mode="dice")
+    for face in (1, 2, 3, 4, 5):
+        tap_die(client, game, face=face)
+    score(client, game, player=0, row="chance", choice="dice")
+    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert fresh(game).pending == {"dice": [1, 2, 3, 4, 5]}
+    assert tap_die(client, game, slot=4).status_code == 200
+    assert fresh(game).pending == {"dice": [1, 2, 3, 4]}
 
 
 def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -> None:

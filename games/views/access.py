@@ -13,9 +13,8 @@ from datetime import datetime
 
 from django.http import Http404, HttpResponse
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
-from games import known, models, services, tally
+from games import known, labels, models, services, tally
 from games.views import table
 
 
@@ -51,7 +50,7 @@ class Watched:
     created_at: datetime
 
     def __str__(self) -> str:
-        return self.name or _("Evening of %(date)s") % {"date": f"{self.created_at:%Y-%m-%d}"}
+        return labels.evening_name(self.name, self.created_at)
 
 
 def open_evening(access: Access) -> models.Evening:

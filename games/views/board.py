@@ -14,7 +14,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from games import models, services, tally
+from games import labels, models, services, tally
 from games.views import table
 from games.views.access import Access, open_evening, open_with_games, remember, shown
 
@@ -34,12 +34,15 @@ def _board_context(
     latest = board.latest
     finished = len(board.finished)
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
+    # The games the tally counts name its five-alike column (all of them before any ends).
+    rulesets = {g.record.ruleset for g in board.finished or board.games}
     return {
         "evening": shown(evening, access),
         "read_only": access.read_only,
         "big": big,
         # Spectators get names without links: the statistics read this browser's evenings.
-        "tally_rows": [_tally_row(line, not access.read_only) for line in board.lines],
+        "tally_rows": [_tally_row(line, not access.read_only, rulesets) for line in board.lines],
+        "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
         "finished_count": finished,
         "finished_text": ngettext(
             "Only finished games count: %(n)s so far.",
@@ -69,7 +72,7 @@ class TallyRow:
         return self.line.rank == 1 and bool(self.line.wins)
 
 
-def _tally_row(line: tally.Line, linked: bool) -> TallyRow:
+def _tally_row(line: tally.Line, linked: bool, rulesets: set[str]) -> TallyRow:
     # The details: "3 games · avg 212 · best 245 · 2 bonuses".
     parts = [ngettext("%(n)s game", "%(n)s games", line.games) % {"n": line.games}]
     if line.games:
@@ -81,9 +84,7 @@ def _tally_row(line: tally.Line, linked: bool) -> TallyRow:
                 ngettext("%(n)s bonus", "%(n)s bonuses", line.bonuses) % {"n": line.bonuses}
             )
         if line.yahtzees:
-            parts.append(
-                ngettext("%(n)s Yahtzee", "%(n)s Yahtzees", line.yahtzees) % {"n": line.yahtzees}
-            )
+            parts.append(labels.five_of_a_kind_count(rulesets, line.yahtzees))
     url = reverse("player_stats", args=[line.name]) if linked else None
     return TallyRow(line, url, " · ".join(parts))
 

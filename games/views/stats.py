@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -58,7 +58,8 @@ def player_stats(request: table.HtmxHttpRequest, name: str) -> HttpResponse:
         records.select_related("evening").order_by("evening__created_at", "evening_id", "number")
     )
     if not key or not any(tally.name_key(s.player.name) == key for g in games for s in g.seats):
-        raise Http404
+        # Say why rather than a bare 404: the link was likely shared from another phone.
+        return render(request, "evenings/player_unknown.html", {"name": name}, status=404)
     line = tally.player_line(games, key)
     recent = line.results[-RECENT_GAMES:]
     chart = None

@@ -101,6 +101,7 @@ def game_context(
         "sheet_url": urls.watch_sheet if read_only else urls.sheet,
         "sheet": sheet,
         "pending": game.pending or {},
+        "rolled": services.rolled(game.pending or {}),
         "can_undo": loaded.turns > 0,
         "setup_open": loaded.turns == 0,
         "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
@@ -408,6 +409,10 @@ def _save_pending(
 def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     """Dice mode: a face button adds a die, a slot button takes it away."""
     game = _get_game(token, number)
+    if services.rolled(game.pending or {}):
+        # Virtual dice brought into dice mode: scored as they are, not typed again.
+        message = _("These dice were rolled with the virtual dice: tap a box to score them.")
+        return _respond(request, game, status=422, error=message)
     dice = list((game.pending or {}).get("dice") or [])
     face, slot = _int(request.POST.get("face")), _int(request.POST.get("slot"))
     if face is not None and 1 <= face <= 6 and len(dice) < 5:
@@ -454,7 +459,13 @@ def hold(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 
 @require_POST
 def restart_turn(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """Dice mode: clear the dice typed in (the real dice are still on the table). Virtual
+    dice are the turn's once thrown: no restart throws them again."""
     game = _get_game(token, number)
+    if services.rolled(game.pending or {}):
+        # The same words as under the menu's greyed-out Restart turn.
+        message = _("The rolls of a turn count: score these dice in a box, or cross one out.")
+        return _respond(request, game, status=422, error=message)
     return _save_pending(request, game, {}, notice=_("Turn restarted."))
 
 

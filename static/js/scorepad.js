@@ -49,3 +49,23 @@
     }
   });
 })();
+
+// The player strip scrolls sideways when the names do not fit (eight players on a phone):
+// bring the player whose turn it is into it, on load and after each swap of the game.
+(function () {
+  "use strict";
+  function showCurrent() {
+    var strip = document.querySelector("nav.strip");
+    var chip = strip && strip.querySelector("[aria-current]");
+    if (!chip || strip.scrollWidth <= strip.clientWidth) {
+      return;
+    }
+    var box = strip.getBoundingClientRect();
+    var at = chip.getBoundingClientRect();
+    if (at.left < box.left || at.right > box.right) {
+      strip.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+    }
+  }
+  document.addEventListener("DOMContentLoaded", showCurrent);
+  document.addEventListener("htmx:afterSwap", showCurrent);
+})();
