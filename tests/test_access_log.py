@@ -7,6 +7,7 @@ whose path, query and Referer hold tokens, stops it, and reads its access log.
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import secrets
 import signal
@@ -17,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.contrib.staticfiles.finders import get_finders
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 CONF = BASE_DIR / "deploy" / "gunicorn.conf.py"
@@ -39,8 +41,19 @@ def _wait_for(port: int, server: subprocess.Popen, deadline: float) -> None:
     pytest.fail("gunicorn did not start")
 
 
+def _manifest(static_root: Path) -> None:
+    """A manifest naming each static file as itself: pages render (their 404 included)
+    without the seconds collectstatic takes."""
+    names = [path for finder in get_finders() for path, _storage in finder.list([])]
+    static_root.mkdir()
+    paths = {name: name for name in names}
+    manifest = {"paths": paths, "version": "1.1", "hash": "test"}
+    (static_root / "staticfiles.json").write_text(json.dumps(manifest))
+
+
 def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
     port = _free_port()
+    _manifest(tmp_path / "static")
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
         "DJANGO_DEBUG": "0",
