@@ -12,7 +12,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 	    && { command -v "$$p"; break; }; \
 	done)
 
-.PHONY: install run test lint format migrate messages chromium load bench
+.PHONY: install run test lint format migrate messages chromium load bench proxy-check
 
 install: $(VENV)/.installed
 
@@ -76,3 +76,11 @@ bench: install
 	$(BIN)/pytest bench/test_engine_speed.py -q --benchmark-sort=name \
 	  --benchmark-columns=min,median,mean,rounds --benchmark-json=bench/results/engine.json
 	$(BIN)/python -m bench.run
+
+# The shipped proxy under attack (scripts/proxy_check.py, about 2 minutes): 20 slow-header
+# connections for 30 s against bare gunicorn, then against nginx (deploy/nginx.conf, as
+# shipped) in front of it, /healthz latency measured meanwhile; fails if behind nginx its
+# p99 reaches 1 s, or a promise of the proxy (X-Forwarded-Proto, body limit, static
+# caching, rate limit, no token in the access logs) does not hold. Needs Debian's nginx.
+proxy-check: install
+	$(BIN)/python scripts/proxy_check.py

@@ -5,6 +5,11 @@ PostgreSQL cannot store or even compare a text holding NUL (U+0000): a token or 
 name with one would end in a server error. No address, cookie or form field of
 Scorepad ever needs one, so such a request is answered 400 with a clear word.
 
+The address, query and cookies cost nothing to look at, so every request is checked.
+A form body is only looked at once the URL has found its view and CSRF has passed
+(``process_view`` runs after both): a POST to an unknown URL, or a forged one, is
+answered without its body ever being parsed, let alone an upload being read.
+
 Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require_POST``
 and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever opens
 ``/new`` in a browser. ``explain_not_allowed`` gives that answer the site's 405 page.
@@ -13,6 +18,7 @@ and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
@@ -25,26 +31,38 @@ def _holds_nul(items: Iterable[tuple[str, list[str]]]) -> bool:
     return any(NUL in key or any(NUL in value for value in values) for key, values in items)
 
 
-def has_nul(request: HttpRequest) -> bool:
+def address_has_nul(request: HttpRequest) -> bool:
     if NUL in request.path_info or NUL in request.path:
         return True
     if _holds_nul(request.GET.lists()):
         return True
-    if any(NUL in key or NUL in value for key, value in request.COOKIES.items()):
-        return True
+    return any(NUL in key or NUL in value for key, value in request.COOKIES.items())
+
+
+def body_has_nul(request: HttpRequest) -> bool:
     # Only form bodies are parsed; reading them may raise RequestDataTooBig or a
     # parse error, which Django itself answers with 400.
     return request.method == "POST" and _holds_nul(request.POST.lists())
 
 
-def refuse_nul(get_response: Callable[[HttpRequest], HttpResponse]):
-    def middleware(request: HttpRequest) -> HttpResponse:
-        if has_nul(request):
-            message = _("Bad request: the address or a form field holds a NUL character.")
-            return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
-        return get_response(request)
+def _refusal() -> HttpResponse:
+    message = _("Bad request: the address or a form field holds a NUL character.")
+    return HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
 
-    return middleware
+
+class RefuseNul:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if address_has_nul(request):
+            return _refusal()
+        return self.get_response(request)
+
+    def process_view(
+        self, request: HttpRequest, view: Callable[..., Any], args: Any, kwargs: Any
+    ) -> HttpResponse | None:
+        return _refusal() if body_has_nul(request) else None
 
 
 def explain_not_allowed(get_response: Callable[[HttpRequest], HttpResponse]):

@@ -142,7 +142,8 @@ if not DEBUG and (SECRET_KEY == _INSECURE_DEV_KEY or len(SECRET_KEY) < 50):
 ALLOWED_HOSTS = envlist("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin with its login throttled (scorepad/admin.py); routed only with DJANGO_ADMIN=1.
+    "scorepad.admin.ScorepadAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -173,8 +174,11 @@ MIDDLEWARE = [
     # Inside the locale and CSP middleware: the page is in the request's language, with
     # its nonce and headers.
     "games.middleware.explain_not_allowed",
-    # Last, so its refusals carry every header above; it runs before any view.
-    "games.middleware.refuse_nul",
+    # Last, so its refusals carry every header above; it runs before any view, and
+    # reads a form body only once the URL has found its view and CSRF has passed.
+    "games.middleware.RefuseNul",
+    # Evenings created per client and writes per evening (games/limits.py).
+    "games.limits.RateLimits",
 ]
 
 ROOT_URLCONF = "scorepad.urls"
@@ -275,8 +279,30 @@ CSRF_COOKIE_HTTPONLY = False
 LANGUAGE_COOKIE_HTTPONLY = True
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 
+# Only behind a proxy that sets X-Forwarded-Proto on every request, overwriting what
+# a client sent (deploy/nginx.conf does), as Django's documentation requires; the same
+# proxy's X-Real-IP then names the client for the rate limits.
 if envbool("DJANGO_BEHIND_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+TRUST_X_REAL_IP = envbool("DJANGO_BEHIND_PROXY", False)
+
+# The admin is not routed unless asked for (scorepad/urls.py).
+ADMIN_ENABLED = envbool("DJANGO_ADMIN", False)
+
+# Bodies: Scorepad's forms are a few hundred bytes, a game export a few dozen KB. Over
+# 1 MB of fields is refused (400); uploads are held in memory and never written to a
+# temporary file: a bigger one is read past and dropped (the proxy refuses it first).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 100
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
+
+# Rate limits (games/limits.py), per gunicorn worker: high enough that a table never
+# meets them, `make load` included (up to 200 evenings from one address, each game's
+# writes at top speed). 0 turns one off.
+NEW_EVENINGS_PER_HOUR = envint("DJANGO_NEW_EVENINGS_PER_HOUR", 240)
+WRITES_PER_MINUTE = envint("DJANGO_WRITES_PER_MINUTE", 600)
 
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 # Load balancers probe over plain HTTP.

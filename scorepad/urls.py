@@ -1,5 +1,8 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+
+from games import limits
 
 #: A database out of reach answers 503 "try again", not a 500 (scorepad/views.py).
 handler500 = "scorepad.views.server_error"
@@ -7,5 +10,10 @@ handler500 = "scorepad.views.server_error"
 urlpatterns = [
     path("", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("admin/", admin.site.urls),
+    # What nginx shows when its own rate limits refuse a request (error_page 429).
+    path("too-many", limits.proxy_refused, name="too_many"),
 ]
+
+# Not routed at all unless DJANGO_ADMIN=1: nobody can hammer a login that is not there.
+if settings.ADMIN_ENABLED:
+    urlpatterns.append(path("admin/", admin.site.urls))

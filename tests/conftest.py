@@ -23,6 +23,17 @@ def _plain_static_storage() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    """The rate limits count in Django's cache (games/limits.py): each test starts from
+    nothing counted, so the suite's many evenings from 127.0.0.1 never add up."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 def chromium_path() -> str:
     return shutil.which("chromium") or "/usr/bin/chromium"
 
@@ -76,3 +87,23 @@ def django_db_modify_db_settings(
     for leftover in (f"{path}-wal", f"{path}-shm") if path else ():
         if os.path.exists(leftover):
             os.remove(leftover)
+
+
+@pytest.fixture
+def admin_on() -> Iterator[None]:
+    """The admin routed, as DJANGO_ADMIN=1 does (it is not, by default)."""
+    import importlib
+
+    from django.urls import clear_url_caches
+
+    import scorepad.urls
+
+    def route(enabled: bool) -> None:
+        with override_settings(ADMIN_ENABLED=enabled):
+            importlib.reload(scorepad.urls)
+        clear_url_caches()
+
+    with override_settings(ADMIN_ENABLED=True):
+        route(True)
+        yield
+    route(False)

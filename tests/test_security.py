@@ -283,7 +283,7 @@ def test_the_edit_token_never_reaches_a_log_line(
 # --- the admin ------------------------------------------------------------------------------------
 
 
-def test_the_admin_is_for_staff_only(table: models.Game) -> None:
+def test_the_admin_is_for_staff_only(table: models.Game, admin_on: None) -> None:
     pages = ["/admin/", "/admin/games/evening/", f"/admin/games/evening/{table.evening.pk}/change/"]
     anonymous = Client()
     for url in pages:
