@@ -246,7 +246,9 @@ def test_a_full_game_at_top_speed_never_meets_the_limits() -> None:
     assert _play_everything(client, game, dice=True) == 4 * 13 * 6
     # Then the same evening's next game, and 40 more evenings from the same address
     # (`make load` starts that many from 127.0.0.1).
-    assert client.post(reverse("play_again", args=[game.evening.token, 1])).status_code == 302
+    version = models.Game.objects.get(pk=game.pk).version
+    again = client.post(reverse("play_again", args=[game.evening.token, 1]), {"version": version})
+    assert again.status_code == 302
     assert [_new_evening(client) for _ in range(40)] == [302] * 40
 
 

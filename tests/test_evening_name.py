@@ -35,7 +35,8 @@ def _title(html: str) -> str:
 def _pages(client: Client, game: models.Game, language: str) -> dict[str, str]:
     """Every page that names the evening, as this browser (which joined it) sees it."""
     token, view = game.evening.token, game.evening.view_token
-    client.get(reverse("evening", args=[token]))  # joins: home, history and stats list it
+    # Joins (the link opened by the visitor): home, history and stats list it.
+    client.get(reverse("evening", args=[token]), headers={"Sec-Fetch-Site": "none"})
     urls = {
         "sheet": reverse("sheet", args=[token, game.number]),
         "evening games": reverse("evening_games", args=[token]),
@@ -47,7 +48,7 @@ def _pages(client: Client, game: models.Game, language: str) -> dict[str, str]:
         "spectator review": reverse("watch_review", args=[view, 1]),
         "evenings list": reverse("history"),
         "home": reverse("home"),
-        "statistics": reverse("player_stats", args=["Ann"]),
+        "statistics": reverse("player_stats") + "?name=Ann",
     }
     pages = {}
     for page, url in urls.items():
