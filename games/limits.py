@@ -19,7 +19,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 #: What the page nginx shows for its own limits says to wait (its rates refill in seconds).
 PROXY_WAIT = 10
@@ -84,7 +84,7 @@ def too_many(request: HttpRequest, wait: int, **context: Any) -> HttpResponse:
     return response
 
 
-@require_GET
+@require_safe
 def proxy_refused(request: HttpRequest) -> HttpResponse:
     """The same page for the proxy's per-address limits (deploy/nginx.conf's error_page)."""
     return too_many(request, PROXY_WAIT)

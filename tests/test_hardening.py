@@ -81,6 +81,13 @@ def _rolled_game() -> models.Game:
     return game
 
 
+def _typed_game() -> models.Game:
+    """Dice mode with two dice typed in (what Restart turn clears; thrown dice it keeps)."""
+    game = _dice_game()
+    services.save_pending(game.pk, {"dice": [3, 4]}, None)
+    return game
+
+
 def _finished_game() -> models.Game:
     game = services.create_evening(["Ann"], "yam")
     _finish(game)
@@ -96,7 +103,7 @@ WRITES: list[tuple[str, Callable[[], models.Game], dict[str, str]]] = [
     ("die", _dice_game, {"face": "3"}),
     ("roll", _rolled_game, {}),
     ("hold", _rolled_game, {"index": "0"}),
-    ("restart_turn", _rolled_game, {}),
+    ("restart_turn", _typed_game, {}),
     ("play_again", _finished_game, {}),
     ("players", _value_game, {"action": "rename", "seat": "0", "name": "Zed"}),
 ]
