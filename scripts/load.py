@@ -465,40 +465,18 @@ class Cluster:
 
     def start(self) -> None:
         self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8")
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-l",
-            str(self.log),
-            "-w",
-            "-o",
-            self._options(),
-            "start",
-        )
-
-    def _options(self) -> str:
-        return (
-            f"-p {self.port} -c listen_addresses={HOST} -k {self.directory} -c max_connections=50"
-        )
+        self._pg_ctl("start")
 
     def restart(self) -> float:
         """Restart the server (fast: every session is cut at once); the seconds it took."""
         began = time.monotonic()
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-l",
-            str(self.log),
-            "-w",
-            "-m",
-            "fast",
-            "-o",
-            self._options(),
-            "restart",
-        )
+        self._pg_ctl("-m", "fast", "restart")
         return time.monotonic() - began
+
+    def _pg_ctl(self, *action: str) -> None:
+        options = f"-p {self.port} -c listen_addresses={HOST} -k {self.directory}"
+        data, log = str(self.data), str(self.log)
+        self._run("pg_ctl", "-D", data, "-l", log, "-w", "-o", options, *action)
 
     def stop(self) -> None:
         if self.data.exists():
