@@ -64,7 +64,7 @@
     if (on) elt.dataset.unsentLabel = text("unsentLabel");
   }
   function offlineText() {
-    return text(navigator.onLine === false ? "offline" : "unsent");
+    return text(navigator.onLine === false ? "noNetwork" : "unsent");
   }
 
   function queue(config) {
@@ -166,7 +166,7 @@
     }
   });
   window.addEventListener("offline", function () {
-    banner(text("offline"));
+    banner(text("noNetwork"));
   });
 })();
 
