@@ -5,16 +5,19 @@ from the rules engine's registry, ``solve`` computes its table, ``Tables`` keeps
 on disk and loads them memory-mapped.
 """
 
-from .model import Config, Model, Unsupported, build_model
+from .model import Config, Model, Unsupported, build_model, one_column_configs
 from .solver import Solver, Turn, expected_score, solve
+from .tables import Tables
 
 __all__ = [
     "Config",
     "Model",
     "Solver",
+    "Tables",
     "Turn",
     "Unsupported",
     "build_model",
     "expected_score",
+    "one_column_configs",
     "solve",
 ]

@@ -179,3 +179,19 @@ def build_model(config: Config) -> Model:
         yahtzee_bonus=rules.joker and solver["yahtzee_bonus"] and in_sheet,
         joker_scores=joker_scores,
     )
+
+
+def one_column_configs() -> list[Config]:
+    """Every one-column configuration of the registry's rule sets (their option choices)."""
+    from itertools import product
+
+    from games.rules.rulesets import RULESETS
+
+    configs = []
+    for rules in RULESETS.values():
+        keys = [option.key for option in rules.options]
+        for values in product(*(option.choices for option in rules.options)):
+            options = dict(zip(keys, values, strict=True))
+            if len(rules.columns(options)) == 1:
+                configs.append(Config.of(rules.key, options))
+    return configs
