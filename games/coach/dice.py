@@ -54,9 +54,7 @@ def _keeps_of() -> np.ndarray:
     width = 2**5
     table = np.zeros((len(HANDS), width), dtype=np.intp)
     for h, hand in enumerate(HANDS):
-        subs = sorted(
-            {KEEP_INDEX[keep] for size in range(6) for keep in combinations(hand, size)}
-        )
+        subs = sorted({KEEP_INDEX[keep] for size in range(6) for keep in combinations(hand, size)})
         table[h] = subs + [subs[0]] * (width - len(subs))
     return table
 
@@ -88,7 +86,6 @@ FIRST_ROLL: np.ndarray = TRANSITIONS[EMPTY_KEEP]
 CHILDREN: list[np.ndarray] = _children()
 #: Where each size of keep starts in ``KEEPS`` (sizes 0 to 5, and the end).
 LEVEL_STARTS: tuple[int, ...] = tuple(KEEP_INDEX[(1,) * size] for size in range(6)) + (len(KEEPS),)
-
 
 
 def _parents() -> list[np.ndarray]:

@@ -119,7 +119,7 @@ class Solver:
         for r in rows:
             value = self._box_value(table, mask, r)
             if keep_details:
-                box_values[r] = value.copy()
+                box_values[r] = np.broadcast_to(value, shape).copy()
             np.maximum(final, value, out=final)
         if self.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
             every_open = [r for r in range(len(model.rows)) if not mask >> r & 1]

@@ -15,8 +15,15 @@ import numpy as np
 import pytest
 
 from games.coach import Config, Solver, Tables, Unsupported, build_model, expected_score, solve
-from games.coach.dice import FIRST_ROLL, HANDS, KEEPS, KEEPS_OF, TRANSITIONS, best_keeps
-from games.coach.dice import keep_levels
+from games.coach.dice import (
+    FIRST_ROLL,
+    HANDS,
+    KEEPS,
+    KEEPS_OF,
+    TRANSITIONS,
+    best_keeps,
+    keep_levels,
+)
 from games.rules import ALL_HANDS, Game, Move, get_ruleset
 from games.rules.dice import FACES
 
@@ -136,9 +143,7 @@ def test_keep_levels_and_best_keeps_equal_the_plain_matrix_product():
     after = rng.random((252, 7))
     keeps = np.concatenate(keep_levels(after))
     np.testing.assert_allclose(keeps, TRANSITIONS @ after, atol=1e-12)
-    np.testing.assert_array_equal(
-        best_keeps(keep_levels(after)), keeps[KEEPS_OF].max(axis=1)
-    )
+    np.testing.assert_array_equal(best_keeps(keep_levels(after)), keeps[KEEPS_OF].max(axis=1))
 
 
 def test_scores_are_read_from_the_engine_scorers():
@@ -181,3 +186,22 @@ def test_tables_are_saved_and_loaded_memory_mapped(tmp_path):
     assert isinstance(again, np.memmap)
     np.testing.assert_array_equal(again, table)
     assert Tables(tmp_path).get(config)[1] is False
+
+
+def test_turn_details_agree_with_the_turn_values_under_the_joker():
+    """Each box's value (the Joker's barred boxes at -inf) tops out at the final value, and
+    the keeps' values give the values before each reroll: what the hints will read."""
+    model = build_model(Config.of("yahtzee", rows=("sixes", "full_house", "five_of_a_kind")))
+    solver = Solver(model)
+    table = solve(model)
+    for mask in solver.masks():
+        turn = solver.turn(table, mask, keep_details=True)
+        np.testing.assert_array_equal(np.max(list(turn.box_values.values()), axis=0), turn.final)
+        for rolls_left, before in ((1, turn.second), (2, turn.first)):
+            keeps = turn.keep_values[rolls_left]
+            np.testing.assert_allclose(keeps[KEEPS_OF].max(axis=1), before, atol=1e-12)
+    # Sixes and Full house open, Yahtzee box at 50: five sixes must go in Sixes (+100).
+    turn = solver.turn(table, 0b100, keep_details=True)
+    h = HANDS.index((6, 6, 6, 6, 6))
+    assert turn.box_values[1][h, 0, 1] == -np.inf
+    assert turn.box_values[0][h, 0, 1] == pytest.approx(30 + 100 + table[0b101, 30, 1])

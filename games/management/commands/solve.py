@@ -1,11 +1,9 @@
-import sys
 import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.coach import Config, Tables, Unsupported, build_model, expected_score
-from games.coach import one_column_configs
+from games.coach import Config, Tables, Unsupported, build_model, expected_score, one_column_configs
 from games.rules import IllegalMove
 
 
@@ -74,12 +72,15 @@ class Command(BaseCommand):
             self.stdout.write(f"{score:.4f}")
 
     def _progress(self, name):
+        # The bar redraws itself in place (a carriage return), plainly: not in error red.
+        self.stderr.style_func = None
+
         def show(done, total, seconds):
             width = 30
             filled = width * done // total
             bar = "#" * filled + "." * (width - filled)
             end = "\n" if done == total else ""
-            sys.stderr.write(f"\r{name} [{bar}] {done}/{total} {seconds:.0f} s{end}")
-            sys.stderr.flush()
+            self.stderr.write(f"\r{name} [{bar}] {done}/{total} {seconds:.0f} s{end}", ending="")
+            self.stderr.flush()
 
         return show
