@@ -52,6 +52,8 @@ class Tables:
         path = self.path(config)
         with tempfile.NamedTemporaryFile(dir=self.directory, suffix=".npy", delete=False) as out:
             np.save(out, table)
+        # A temporary file is private (0600); the table is for the site's user too.
+        os.chmod(out.name, 0o644)
         os.replace(out.name, path)
         note = {
             "config": config.name,

@@ -186,6 +186,7 @@ def test_tables_are_saved_and_loaded_memory_mapped(tmp_path):
     assert isinstance(again, np.memmap)
     np.testing.assert_array_equal(again, table)
     assert Tables(tmp_path).get(config)[1] is False
+    assert Tables(tmp_path).path(config).stat().st_mode & 0o777 == 0o644
 
 
 def test_turn_details_agree_with_the_turn_values_under_the_joker():
