@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Any
 
 import numpy as np
 
 from games.rules.rulesets import (
+    RULESETS,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
     YAHTZEE_BONUS,
@@ -183,10 +185,6 @@ def build_model(config: Config) -> Model:
 
 def one_column_configs() -> list[Config]:
     """Every one-column configuration of the registry's rule sets (their option choices)."""
-    from itertools import product
-
-    from games.rules.rulesets import RULESETS
-
     configs = []
     for rules in RULESETS.values():
         keys = [option.key for option in rules.options]

@@ -206,3 +206,14 @@ def test_turn_details_agree_with_the_turn_values_under_the_joker():
     h = HANDS.index((6, 6, 6, 6, 6))
     assert turn.box_values[1][h, 0, 1] == -np.inf
     assert turn.box_values[0][h, 0, 1] == pytest.approx(30 + 100 + table[0b101, 30, 1])
+
+
+def test_the_coach_package_needs_no_django():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, games.coach, games.coach.tables; "
+        "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
