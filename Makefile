@@ -12,7 +12,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 	    && { command -v "$$p"; break; }; \
 	done)
 
-.PHONY: install run test lint format migrate messages chromium load bench proxy-check
+.PHONY: install run test lint format migrate messages chromium load bench proxy-check coach
 
 install: $(VENV)/.installed
 
@@ -65,6 +65,13 @@ messages: install
 # acknowledged write is lost or a 500 is answered. LOAD_ARGS="--tables 10".
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
+
+# The coach's tables (games/coach): every one-column configuration solved exactly and saved
+# in COACH_TABLES_DIR (a few minutes the first time, loaded after), each with its expected
+# score; then the literature's check, Yahtzee without bonus and Joker (245.87).
+coach: install
+	$(BIN)/python manage.py solve --all
+	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false
 
 # Performance (bench/run.py, under 8 minutes): gunicorn with production settings on SQLite,
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created

@@ -239,6 +239,10 @@ USE_TZ = True
 
 # Static files, served by WhiteNoise.
 STATIC_URL = "static/"
+# The coach's solved tables (games/coach, built by `manage.py solve`): beside the SQLite
+# database, never in git; COACH_TABLES_DIR moves them (a read-only deploy, a shared disk).
+COACH_TABLES_DIR = Path(os.getenv("COACH_TABLES_DIR", "") or BASE_DIR / "coach-tables")
+
 # DJANGO_STATIC_ROOT lets `make bench` collect into a temporary directory.
 STATIC_ROOT = Path(os.getenv("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -1,0 +1,86 @@
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games.coach import Config, Tables, Unsupported, build_model, expected_score, one_column_configs
+from games.rules import IllegalMove
+
+
+def _value(text: str):
+    """An option's value as the game file writes it: true/false, a number, or a word."""
+    if text in ("true", "false"):
+        return text == "true"
+    return int(text) if text.isdigit() else text
+
+
+class Command(BaseCommand):
+    help = (
+        "Build (or load) the coach's table of optimal solitaire play for a rule set and print "
+        "the expected final score; --all builds every one-column configuration."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("ruleset", nargs="?")
+        parser.add_argument(
+            "--option",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a game option (order=free, columns=1, max_min=false) or a solver option "
+            "(yahtzee_bonus=false, joker=false)",
+        )
+        parser.add_argument("--all", action="store_true", help="every one-column configuration")
+
+    def handle(self, *args, ruleset=None, option=(), all=False, **kwargs):
+        tables = Tables(settings.COACH_TABLES_DIR)
+        if all:
+            if ruleset or option:
+                raise CommandError("--all takes no rule set or option.")
+            configs = one_column_configs()
+        else:
+            if not ruleset:
+                raise CommandError("Name a rule set, or give --all.")
+            options = {}
+            for item in option:
+                key, sep, text = item.partition("=")
+                if not sep:
+                    raise CommandError(f"--option takes KEY=VALUE, not {item!r}.")
+                options[key] = _value(text)
+            try:
+                configs = [Config.of(ruleset, options)]
+            except (IllegalMove, Unsupported) as error:
+                raise CommandError(str(error)) from None
+        score = None
+        for config in configs:
+            try:
+                build_model(config)
+            except Unsupported as error:
+                if not all:
+                    raise CommandError(str(error)) from None
+                self.stdout.write(f"{config.name}: skipped ({error})")
+                continue
+            begun = time.monotonic()
+            table, built = tables.get(config, self._progress(config.name))
+            score = expected_score(table)
+            how = f"built in {time.monotonic() - begun:.1f} s" if built else "loaded"
+            self.stdout.write(f"{config.name}: {how}, {tables.path(config)}")
+            if all:
+                self.stdout.write(f"{config.name}: {score:.4f}")
+        if not all and score is not None:
+            # The last line: the expected final score of optimal solitaire play.
+            self.stdout.write(f"{score:.4f}")
+
+    def _progress(self, name):
+        # The bar redraws itself in place (a carriage return), plainly: not in error red.
+        self.stderr.style_func = None
+
+        def show(done, total, seconds):
+            width = 30
+            filled = width * done // total
+            bar = "#" * filled + "." * (width - filled)
+            end = "\n" if done == total else ""
+            self.stderr.write(f"\r{name} [{bar}] {done}/{total} {seconds:.0f} s{end}", ending="")
+            self.stderr.flush()
+
+        return show

@@ -1,0 +1,49 @@
+"""``manage.py solve``: builds or loads a table, the last line the expected score."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import numpy as np
+import pytest
+from django.core.management import CommandError, call_command
+
+from games.coach import Config, Tables, expected_score
+
+
+def run(*args) -> tuple[list[str], str]:
+    out, err = StringIO(), StringIO()
+    call_command("solve", *args, stdout=out, stderr=err)
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def test_solve_builds_then_loads_and_ends_with_the_score(settings, tmp_path):
+    settings.COACH_TABLES_DIR = tmp_path / "tables"
+    lines, progress = run("yams", "--option", "order=ordered")
+    config = Config.of("yams", {"order": "ordered"})
+    table = Tables(settings.COACH_TABLES_DIR).load(config)
+    assert table is not None  # saved where the settings say
+    assert lines[-1] == f"{expected_score(table):.4f}"
+    assert "built" in lines[0]
+    assert "13/13" in progress  # the progress bar reached its end
+    again, _ = run("yams")  # the default order is the same table
+    assert "loaded" in again[0]
+    assert again[-1] == lines[-1]
+    assert np.load(Tables(settings.COACH_TABLES_DIR).path(config)).shape == (1 << 13, 64, 1)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("yams-columns",),  # three columns by default: not solved exactly
+        ("yams-columns", "--option", "columns=1", "--option", "max_min=true"),
+        ("yams", "--option", "order=sideways"),
+        ("yam", "--option", "joker=false"),
+        ("nope",),
+        (),
+    ],
+)
+def test_solve_refuses_what_it_cannot_solve(settings, tmp_path, args):
+    settings.COACH_TABLES_DIR = tmp_path
+    with pytest.raises(CommandError):
+        run(*args)
