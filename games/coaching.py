@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from games import models, services
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor
@@ -493,3 +494,11 @@ class Coached:
     def per_turn(self) -> float | None:
         """Average points lost per analysed turn (None when no turn was analysed)."""
         return self.lost / self.analysed if self.analysed else None
+
+    def why_none(self) -> str:
+        """Why there is no average (when ``per_turn`` is None), in a few words."""
+        if not self.games:
+            return _("no finished game yet")
+        if self.pending:
+            return _("not analysed: the coach's table is not built")
+        return _("no dice recorded: values were typed")
