@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from html import unescape
 
 import pytest
 from coach_support import play_dice, play_dice_turn, play_virtual_turn
@@ -17,6 +18,8 @@ from games.coach.advice import advisor
 from games.coach.tables import Tables
 
 pytestmark = pytest.mark.django_db
+#: A link the visitor opened themselves: the evening is remembered (the statistics).
+OPENED = {"Sec-Fetch-Site": "none"}
 
 
 def _review(client: Client, game: models.Game, turn: int | None = None, lang: str = "en") -> str:
@@ -26,7 +29,7 @@ def _review(client: Client, game: models.Game, turn: int | None = None, lang: st
 
 
 def _text(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
 
 
 def _shown(html: str) -> str:
@@ -151,3 +154,87 @@ def test_a_bad_turn_number_changes_nothing(client: Client, coach_tables) -> None
         assert client.get(url, {"turn": turn}).status_code == 200
     assert list(models.Entry.objects.filter(game=game).values()) == before
     assert models.Game.objects.get(pk=game.pk).version == version
+
+
+# --- the evening: the leaderboard and the player statistics ---------------------------------
+
+
+def _board(client: Client, game: models.Game, lang: str = "en") -> str:
+    url = reverse("board", args=[game.evening.token])
+    return client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+
+
+def _lost_cells(html: str) -> list[str]:
+    return [
+        _text(cell).strip() for cell in re.findall(r'<td class="wide lost">(.*?)</td>', html, re.S)
+    ]
+
+
+def test_the_leaderboard_shows_points_lost_per_analysed_turn(client: Client, coach_tables) -> None:
+    game = evening(("Ann", "Bob"))
+    play_dice(game, random.Random(9))
+    seats, entries = coaching.read(models.Game.objects.get(pk=game.pk))
+    analysis = coaching.analyse(game, seats, entries)
+    html = _board(client, game)
+    expected = [f"{p.lost / p.analysed:.1f}" for p in analysis.players]
+    assert sorted(_lost_cells(html)) == sorted(expected)
+    assert f"lost {expected[0]}/turn" in html
+    # Kept with the result: the next look analyses nothing.
+    assert coaching.kept(models.Game.objects.get(pk=game.pk)) is not None
+
+
+def test_the_leaderboard_does_not_analyse_a_game_twice(
+    client: Client, coach_tables, monkeypatch
+) -> None:
+    game = evening(("Ann",))
+    play_dice(game, random.Random(4))
+    _board(client, game)
+    calls = []
+    monkeypatch.setattr(coaching, "analyse", lambda *args: calls.append(args))
+    html = _board(client, game)
+    assert calls == []
+    assert _lost_cells(html)[0] != "—"
+
+
+def test_with_no_dice_recorded_the_leaderboard_says_so(client: Client, coach_tables) -> None:
+    game = evening(("Ann", "Bob"))
+    play(game, best)
+    cells = _lost_cells(_board(client, game))
+    assert cells == ["— no dice recorded: values were typed"] * 2
+    cells = _lost_cells(_board(client, game, lang="fr"))
+    assert cells == ["— aucun dé noté : les valeurs ont été tapées"] * 2
+
+
+def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_built(
+    client: Client, settings, coach_tables
+) -> None:
+    built = settings.COACH_TABLES_DIR
+    settings.COACH_TABLES_DIR = built.parent / "none-here"
+    game = evening(("Ann",))
+    play_dice(game, random.Random(6))
+    assert _lost_cells(_board(client, game)) == ["— not analysed: the coach's table is not built"]
+    assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
+    settings.COACH_TABLES_DIR = built
+    assert _lost_cells(_board(client, game))[0][0].isdigit()
+
+
+def test_the_player_statistics_show_points_lost_per_analysed_turn(
+    client: Client, coach_tables
+) -> None:
+    game = evening(("Ann", "Bob"))
+    play_dice(game, random.Random(9))
+    seats, entries = coaching.read(models.Game.objects.get(pk=game.pk))
+    ann = coaching.analyse(game, seats, entries).players[0]
+    client.get(f"/e/{game.evening.token}/", headers=OPENED)  # this browser knows it
+    html = client.get(reverse("player_stats"), {"name": "Ann"}).content.decode()
+    text = _text(html)
+    assert f"Lost per turn {ann.lost / ann.analysed:.1f}" in text
+    assert "over the 12 turns whose dice were recorded" in text
+
+
+def test_the_player_statistics_say_why_there_is_no_figure(client: Client, coach_tables) -> None:
+    game = evening(("Ann",))
+    play(game, best)
+    client.get(f"/e/{game.evening.token}/", headers=OPENED)
+    text = _text(client.get(reverse("player_stats"), {"name": "Ann"}).content.decode())
+    assert "Lost per turn — no dice recorded: values were typed" in text
