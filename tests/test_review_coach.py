@@ -238,3 +238,18 @@ def test_the_player_statistics_say_why_there_is_no_figure(client: Client, coach_
     client.get(f"/e/{game.evening.token}/", headers=OPENED)
     text = _text(client.get(reverse("player_stats"), {"name": "Ann"}).content.decode())
     assert "Lost per turn — no dice recorded: values were typed" in text
+
+
+def test_a_rule_set_the_coach_cannot_value_says_so(client: Client, monkeypatch) -> None:
+    game = evening(("Ann",))
+    play_dice_turn(game, [6, 6, 6, 6, 6], ("free", "ones"))
+
+    def unsupported(_game):
+        raise coaching.Unsupported("not yet")
+
+    monkeypatch.setattr(coaching, "advisor_of", unsupported)
+    text = _text(_review(client, game, turn=1))
+    assert "The coach cannot value the choices of this rule set yet." in text
+    assert "Ann: Ones crossed out." in text
+    text = _text(_review(client, game, turn=1, lang="fr"))
+    assert "Le coach ne sait pas encore évaluer les choix de ces règles." in text
