@@ -21,17 +21,18 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from games.rules.game import Game
-from games.rules.rulesets import Row, get_ruleset
+from games.rules.rulesets import Column, get_ruleset
 
-from .dice import HAND_INDEX, HANDS, KEEPS, KEEPS_OF, best_keeps, keep_levels
-from .model import FIVE_ALIKE, SOLVER_OPTIONS, Config, Model, Unsupported, build_model
+from .columns import TIE, ColumnPlay, column_model, solve_dry
+from .dice import FIRST_ROLL, HAND_INDEX, HANDS, KEEPS, KEEPS_OF, best_keeps, keep_levels
+from .model import SOLVER_OPTIONS, Config, Model, Unsupported, build_model
 from .solver import Solver
 from .tables import Tables
 
@@ -111,186 +112,133 @@ def _hand(hand: Sequence[int]) -> int:
 
 @dataclass(frozen=True)
 class _Turn:
-    """One state's turn: each open box's value for each final hand, and the keeps'."""
+    """One sheet state's turn, for each final hand and each keep."""
 
-    #: writes[r]: (points, value) of writing each of the 252 hands in row r; value -inf
-    #: where the hand may not be written there (the Joker's barred boxes).
-    writes: dict[int, tuple[np.ndarray, np.ndarray]]
-    #: crosses[r]: the value of crossing row r out (the same for every hand).
-    crosses: dict[int, float]
-    #: final[h]: the best box's value for final hand h.
+    #: The columns' own values now, and their sum (the sheet's base value).
+    values: tuple[float, ...]
+    base: float
+    #: final[h]: the best box's value for final hand h (the dry column's boxes aside).
     final: np.ndarray
     #: keeps[rolls_left]: the value of each of the 462 keeps before that reroll.
     keeps: dict[int, np.ndarray]
-    #: The value of the turn before its first roll.
-    start: float
+    #: The turn's value before its first roll: a normal turn (three rolls, not the dry
+    #: column), and a dry one (one roll, a dry box; None without an open dry box).
+    normal: float
+    dry: float | None
 
 
-class _OneColumn:
-    """A one-column sheet's turns from its solved table, one state at a time."""
+class Advisor:
+    """Advice for one configuration's sheets (see the module's docstring).
 
-    def __init__(self, model: Model, table: np.ndarray, column: str) -> None:
-        self.model = model
-        self.table = table
-        self.column = column
-        self.solver = Solver(model)
-        self.index = {row: r for r, row in enumerate(model.rows)}
-        # A tiny game (``Config.rows``, for tests) counts its other boxes as crossed out
-        # before it starts: the sheet may hold them, the state ignores them.
-        rules = get_ruleset(model.config.ruleset)
-        self.before = set(rules.rows(dict(model.config.options))) - set(model.rows)
-        self.upper_rows = {r for r, face in enumerate(model.faces) if face}
-        self.lower_rows = [r for r, face in enumerate(model.faces) if not face]
-        self.face_row = {face: r for r, face in enumerate(model.faces) if face}
-        self.yahtzee = model.yahtzee_row
-        self.flagged = model.flags == 2
-        self._cache: OrderedDict[tuple[int, int, int], _Turn] = OrderedDict()
+    With one column the figures are exact optimal play. With several (``estimate``), they
+    are the coach's policy's: a sheet is valued as the sum of its columns' own values
+    (``base_value``), each turn played best against that sum (``NOTES.md``).
+    """
+
+    def __init__(self, config: Config, plays: Sequence[ColumnPlay]) -> None:
+        self.config = config
+        self.plays = tuple(plays)
+        self.columns = tuple(play.column for play in self.plays)
+        self._by_column = {play.column: play for play in self.plays}
+        #: True when the figures are a policy's estimates (several columns).
+        self.estimate = len(self.plays) > 1
+        self._cache: OrderedDict[tuple, _Turn] = OrderedDict()
 
     # --- the sheet -------------------------------------------------------------------------
 
-    def state(self, rows: Mapping[str, int]) -> tuple[int, int, int]:
-        """(filled mask, upper total capped, Yahtzee flag) of a column's written boxes."""
-        mask = 0
-        upper = 0
-        for row, value in rows.items():
-            r = self.index.get(row)
-            if r is None and row in self.before:
-                continue
-            if r is None:
-                raise ValueError(f"No {row} box in this sheet's {self.column} column.")
-            mask |= 1 << r
-            if r in self.upper_rows:
-                upper += int(value)
-        if self.model.ordered and mask & (mask + 1):
-            raise ValueError(f"The {self.column} column is filled from the top.")
-        flag = int(self.flagged and rows.get(Row.FIVE_OF_A_KIND) == 50)
-        return mask, min(upper, self.model.threshold), flag
+    def _states(self, sheet: Sheet) -> tuple[tuple[int, int, int], ...]:
+        rows: dict[str, dict[str, int]] = {column: {} for column in self.columns}
+        for key, value in sheet.items():
+            column, row = key
+            if column not in rows:
+                raise ValueError(f"No {column} column on this sheet.")
+            rows[column][row] = value
+        return tuple(play.state(rows[play.column]) for play in self.plays)
 
-    def open_rows(self, mask: int) -> list[int]:
-        return self.solver.open_rows(mask)
-
-    # --- one state's turn ------------------------------------------------------------------
-
-    def turn(self, state: tuple[int, int, int]) -> _Turn:
-        turn = self._cache.get(state)
+    def _turn(self, states: tuple[tuple[int, int, int], ...]) -> _Turn:
+        turn = self._cache.get(states)
         if turn is None:
-            turn = self._cache[state] = self._turn(*state)
+            turn = self._cache[states] = self._make_turn(states)
             if len(self._cache) > 512:
                 self._cache.popitem(last=False)
         else:
-            self._cache.move_to_end(state)
+            self._cache.move_to_end(states)
         return turn
 
-    def after(self, mask: int, r: int, upper: np.ndarray | int, flag: np.ndarray | int):
-        """The table's value after row r is written: upper total(s) and flag(s) given."""
-        return self.table[mask | 1 << r, upper, flag]
-
-    def _turn(self, mask: int, upper: int, flag: int) -> _Turn:
-        model, solver = self.model, self.solver
-        writes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        crosses: dict[int, float] = {}
-        for r in self.open_rows(mask):
-            points = model.scores[r].copy()
-            if r in self.upper_rows:
-                value = solver.upper_gain[r][:, upper] + self.after(
-                    mask, r, solver.next_upper[r][:, upper], flag
-                )
-            elif r == self.yahtzee and self.flagged:
-                value = points + self.after(mask, r, upper, (points == 50).astype(np.intp))
-            else:
-                value = points + self.after(mask, r, upper, flag)
-            writes[r] = (points, np.asarray(value, dtype=np.float64))
-            crosses[r] = float(self.after(mask, r, upper, 0 if r == self.yahtzee else flag))
-        if solver.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
-            self._joker(mask, upper, flag, writes)
-        final = np.full(len(HANDS), -np.inf)
-        for _points, value in writes.values():
-            np.maximum(final, value, out=final)
-        for value in crosses.values():
-            np.maximum(final, value, out=final)
+    def _make_turn(self, states) -> _Turn:
+        values = tuple(play.value(state) for play, state in zip(self.plays, states, strict=True))
+        base = sum(values)
+        if len(self.plays) == 1:
+            final = self.plays[0].boxes(states[0]).best
+        else:
+            final = np.full(len(HANDS), -np.inf)
+            for play, state, value in zip(self.plays, states, values, strict=True):
+                if not play.dry and not play.full(state):
+                    np.maximum(final, play.boxes(state).best - value, out=final)
+            final = final + base
         keeps: dict[int, np.ndarray] = {}
         after_roll = final[:, None]
         for rolls_left in (1, 2):
             levels = keep_levels(after_roll)
             keeps[rolls_left] = np.concatenate(levels)[:, 0]
             after_roll = best_keeps(levels)
-        start = float(keep_levels(after_roll)[0][0, 0])
-        return _Turn(writes, crosses, final, keeps, start)
+        normal = float(keep_levels(after_roll)[0][0, 0])
+        dry = None
+        for play, state, value in zip(self.plays, states, values, strict=True):
+            if play.dry and not play.full(state):
+                dry = float(FIRST_ROLL @ play.boxes(state).best) - value + base
+        return _Turn(values, base, final, keeps, normal, dry)
 
-    def _joker(self, mask: int, upper: int, flag: int, writes) -> None:
-        """Five alike with the Yahtzee box taken: the forced Joker (the engine's
-        ``_joker_rows`` and ``_joker_score``) and the 100 bonus when the box holds 50."""
-        model = self.model
-        bonus = model.bonus_points if self.flagged and flag else 0
-        open_rows = [r for r in range(len(model.rows)) if not mask >> r & 1]
-        lower = [r for r in open_rows if r not in self.upper_rows]
-        for face in range(1, 7):
-            h = FIVE_ALIKE[face - 1]
-            same = self.face_row.get(face)
-            if model.joker:
-                if same is not None and not mask >> same & 1:
-                    allowed = {same}
-                elif lower:
-                    allowed = set(lower)
-                else:
-                    allowed = set(open_rows)
-            else:
-                allowed = set(open_rows)
-            for r, (points, value) in writes.items():
-                if r not in allowed:
-                    value[h] = -np.inf
-                    continue
-                if model.joker and r not in self.upper_rows:
-                    points[h] = model.joker_scores[r, face - 1]
-                    value[h] = points[h] + self.after(mask, r, upper, flag)
-                value[h] += bonus
-
-
-class Advisor:
-    """Advice for one configuration's sheets (see the module's docstring)."""
-
-    #: True when the figures are a policy's estimates (several columns), not exact play.
-    estimate: bool = False
-
-    def __init__(self, config: Config, column: _OneColumn) -> None:
-        self.config = config
-        self.columns = (column.column,)
-        self._column = column
-
-    def _rows(self, sheet: Sheet) -> dict[str, int]:
-        rows = {}
-        for key, value in sheet.items():
-            column, row = key
-            if column != self._column.column:
-                raise ValueError(f"No {column} column on this sheet.")
-            rows[row] = value
-        return rows
-
-    def _state(self, sheet: Sheet) -> tuple[int, int, int]:
-        return self._column.state(self._rows(sheet))
+    # --- the API ---------------------------------------------------------------------------
 
     def expected(self, sheet: Sheet) -> float:
         """The expected points still to come at the start of a turn (bonuses included)."""
-        mask, upper, flag = self._state(sheet)
-        if mask == self._column.solver.full:
+        states = self._states(sheet)
+        if all(play.full(state) for play, state in zip(self.plays, states, strict=True)):
             return 0.0
-        return float(self._column.table[mask, upper, flag])
+        if len(self.plays) == 1 and not self.plays[0].dry:
+            return self.plays[0].value(states[0])
+        turn = self._turn(states)
+        return turn.dry if self._dry(turn) else turn.normal
 
-    def boxes(self, sheet: Sheet, hand: Sequence[int]) -> list[BoxOption]:
-        """Every box this hand may go in, crossing out included, best first."""
+    def base_value(self, sheet: Sheet) -> float:
+        """The sum of the columns' own values: the exact expectation of playing the columns
+        one after another (the table's figure with one column)."""
+        states = self._states(sheet)
+        return sum(play.value(state) for play, state in zip(self.plays, states, strict=True))
+
+    def dry_turn(self, sheet: Sheet) -> bool:
+        """Whether the coach would declare this turn for the dry column (one roll)."""
+        return self._dry(self._turn(self._states(sheet)))
+
+    @staticmethod
+    def _dry(turn: _Turn) -> bool:
+        return turn.dry is not None and (turn.dry > turn.normal + TIE or turn.normal == -np.inf)
+
+    def boxes(self, sheet: Sheet, hand: Sequence[int], first_roll: bool = True) -> list[BoxOption]:
+        """Every box this hand may go in, crossing out included, best first (the dry
+        column's boxes only with a turn's first roll, as ``Game.preview`` has it)."""
         h = _hand(hand)
-        state = self._state(sheet)
-        turn = self._column.turn(state)
-        rows = self._column.model.rows
-        column = self._column.column
+        states = self._states(sheet)
+        turn = self._turn(states)
         options = []
-        for r in self._column.open_rows(state[0]):
-            points, value = turn.writes[r]
-            writable = value[h] > -np.inf
-            if writable:
-                options.append(BoxOption(column, rows[r], int(points[h]), float(value[h])))
-            if not writable or points[h] > 0 or value[h] != turn.crosses[r]:
-                options.append(BoxOption(column, rows[r], 0, turn.crosses[r], crossed=True))
+        for play, state, own in zip(self.plays, states, turn.values, strict=True):
+            if play.dry and not first_roll:
+                continue
+            boxes = play.boxes(state)
+            rest = turn.base - own
+            rows = play.model.rows
+            for r in play.open_rows(state[0]):
+                points, value = boxes.writes[r]
+                writable = value[h] > -np.inf
+                if writable:
+                    options.append(
+                        BoxOption(play.column, rows[r], int(points[h]), float(value[h]) + rest)
+                    )
+                if not writable or points[h] > 0 or value[h] != boxes.crosses[r]:
+                    options.append(
+                        BoxOption(play.column, rows[r], 0, boxes.crosses[r] + rest, crossed=True)
+                    )
         options.sort(key=lambda option: -option.value)
         return options
 
@@ -299,19 +247,23 @@ class Advisor:
     ) -> BoxOption:
         """The value of one choice: these final dice written (or crossed out) in that box."""
         h = _hand(hand)
-        state = self._state(sheet)
-        if column != self._column.column:
+        states = self._states(sheet)
+        play = self._by_column.get(column)
+        if play is None:
             raise ValueError(f"No {column} column on this sheet.")
-        r = self._column.index.get(row)
-        if r is None or r not in self._column.open_rows(state[0]):
+        state = states[self.plays.index(play)]
+        r = play.index.get(row)
+        if r is None or r not in play.open_rows(state[0]):
             raise ValueError(f"{row} ({column}) may not be written now.")
-        turn = self._column.turn(state)
+        turn = self._turn(states)
+        rest = turn.base - play.value(state)
+        boxes = play.boxes(state)
         if crossed:
-            return BoxOption(column, row, 0, turn.crosses[r], crossed=True)
-        points, value = turn.writes[r]
+            return BoxOption(column, row, 0, boxes.crosses[r] + rest, crossed=True)
+        points, value = boxes.writes[r]
         if value[h] == -np.inf:
             raise ValueError(f"Joker: these dice may not go in {row}.")
-        return BoxOption(column, row, int(points[h]), float(value[h]))
+        return BoxOption(column, row, int(points[h]), float(value[h]) + rest)
 
     def keeps(self, sheet: Sheet, hand: Sequence[int], rolls_left: int) -> list[KeepOption]:
         """Every set of these dice that may be kept before a reroll, best first (all five
@@ -319,10 +271,10 @@ class Advisor:
         if rolls_left not in (1, 2):
             raise ValueError(f"Keeps are chosen with 1 or 2 rolls left, not {rolls_left!r}.")
         h = _hand(hand)
-        state = self._state(sheet)
-        if state[0] == self._column.solver.full:
+        states = self._states(sheet)
+        if all(play.full(state) for play, state in zip(self.plays, states, strict=True)):
             raise ValueError("The sheet is full.")
-        values = self._column.turn(state).keeps[rolls_left]
+        values = self._turn(states).keeps[rolls_left]
         options = [KeepOption(KEEPS[k], float(values[k])) for k in sorted(set(KEEPS_OF[h]))]
         # Best first; between equals, the more dice kept (fewer to pick up and roll).
         options.sort(key=lambda option: (-option.value, -len(option.kept)))
@@ -345,13 +297,49 @@ def advisor_for(config: Config, tables: Tables) -> Advisor:
     """``advisor`` for a configuration already named (tests give tiny games' ``rows``)."""
     key = (tables.directory.resolve(), config)
     made = _ADVISORS.get(key)
-    if made is not None:
-        return made
-    model = build_model(config)
-    table = tables.load(config)
-    if table is None:
-        raise NotBuilt(solve_command(config))
+    if made is None:
+        made = _ADVISORS[key] = Advisor(config, column_plays(config, tables))
+    return made
+
+
+def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:
+    """Each column of the configuration's sheet with its table (``NotBuilt`` if missing)."""
     rules = get_ruleset(config.ruleset)
-    (column,) = rules.columns(dict(config.options))
-    made = _ADVISORS[key] = Advisor(config, _OneColumn(model, table, column))
+    options = dict(config.options)
+    columns = rules.columns(options)
+    if len(columns) == 1:
+        model = build_model(config)
+        table = tables.load(config)
+        if table is None:
+            raise NotBuilt(solve_command(config))
+        return [ColumnPlay(model, table, columns[0])]
+    if "columns" not in options:
+        raise Unsupported(f"{rules.key} has several columns but no columns option.")
+    single = replace(config, options=tuple(sorted((options | {"columns": 1}).items())))
+    free = build_model(single)
+    table = tables.load(single)
+    if table is None:
+        raise NotBuilt(solve_command(single))
+    plays = []
+    for column in columns:
+        if column == Column.FREE:
+            plays.append(ColumnPlay(free, table, column))
+        else:
+            model, own = _column_table(single, free, table, column)
+            plays.append(ColumnPlay(model, own, column, dry=column == Column.DRY))
+    return plays
+
+
+#: The down, up and dry columns' tables, solved in memory from the free column's model
+#: (down and up in milliseconds: only their 14 prefixes; dry as long as the free table).
+_COLUMN_TABLES: dict[tuple[Config, str], tuple[Model, np.ndarray]] = {}
+
+
+def _column_table(single: Config, free: Model, table: np.ndarray, column: str):
+    key = (single, column)
+    made = _COLUMN_TABLES.get(key)
+    if made is None:
+        model = column_model(free, column)
+        own = solve_dry(model) if column == Column.DRY else Solver(model).solve()
+        made = _COLUMN_TABLES[key] = (model, own)
     return made

@@ -50,7 +50,8 @@ CONFIGS = [
 
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
-    return Tables(tmp_path_factory.mktemp("coach-tables"))
+    # One directory for the whole session: a table built for one test module serves another.
+    return Tables(tmp_path_factory.getbasetemp() / "coach-tables")
 
 
 def made(tables, ruleset, options, rows):
