@@ -71,7 +71,10 @@ def _cold(coaching) -> None:
     from games.coach import advice
 
     for made in advice._ADVISORS.values():
-        made._column._cache.clear()
+        for holder in (made, *getattr(made, "plays", ())):
+            cache = getattr(holder, "_cache", None)
+            if cache is not None:
+                cache.clear()
 
 
 def main() -> int:

@@ -130,7 +130,7 @@ def test_with_several_columns_the_review_says_its_figures_are_estimates(
 ) -> None:
     game, _lost = _poor_choice(coach_tables)
     coach = advisor("yam", {}, Tables(coach_tables))
-    monkeypatch.setattr(type(coach), "estimate", True)
+    monkeypatch.setattr(coach, "estimate", True)
     text = _text(_review(client, game, turn=1))
     assert "these figures are estimates" in text
     assert "(estimate)" in text
