@@ -253,3 +253,41 @@ def test_a_rule_set_the_coach_cannot_value_says_so(client: Client, monkeypatch) 
     assert "Ann: Ones crossed out." in text
     text = _text(_review(client, game, turn=1, lang="fr"))
     assert "Le coach ne sait pas encore évaluer les choix de ces règles." in text
+
+
+def test_a_game_the_coach_fails_on_never_fails_the_leaderboard(
+    client: Client, coach_tables, monkeypatch
+) -> None:
+    game = evening(("Ann",))
+    play_dice(game, random.Random(8))
+
+    def broken(*_args):
+        raise RuntimeError("a bug in the coach")
+
+    monkeypatch.setattr(coaching, "analyse", broken)
+    response = client.get(reverse("board", args=[game.evening.token]))
+    assert response.status_code == 200
+    # No figure rather than a wrong one, and the game is tried again next time.
+    assert _lost_cells(response.content.decode())[0].startswith("—")
+    assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
+
+
+def test_finished_games_are_analysed_within_the_budget_and_the_rest_later(
+    coach_tables, monkeypatch
+) -> None:
+    from games import tally
+
+    first = evening(("Ann",))
+    play_dice(first, random.Random(1))
+    from evening_support import again
+
+    second = again(models.Game.objects.get(pk=first.pk))
+    play_dice(second, random.Random(2))
+    monkeypatch.setattr(coaching, "FILL_BUDGET_SECONDS", -1.0)
+    games = tally.load_games(models.Game.objects.filter(evening=first.evening).order_by("number"))
+    coaching.keep_missing(games)
+    assert [coaching.kept(g.record) is None for g in games] == [True, True]
+    monkeypatch.setattr(coaching, "FILL_BUDGET_SECONDS", 1.0)
+    coaching.keep_missing(games)
+    kept = [coaching.kept(g) for g in models.Game.objects.filter(evening=first.evening)]
+    assert all(summary is not None for summary in kept)
