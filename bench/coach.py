@@ -5,11 +5,12 @@
 - a full 8-player review: the analysis of a finished 8-player ``yahtzee`` game in virtual
   dice (104 turns, up to three decisions each), cold caches: ≤ 200 ms; and the whole
   review page of that game through Django, for the record (its summary is then kept with
-  the game's result, so the leaderboard never analyses it again).
+  the game's result, so the leaderboard never analyses it again); and, for the record, an
+  8-player column Yam's game with 3 columns (the policy's estimates).
 
-Uses the tables of ``COACH_TABLES_DIR`` (``make coach``); a missing ``yahtzee`` table is
-built there first (about a minute). A throwaway SQLite database holds the game. Exits
-non-zero when a budget is missed.
+Uses the tables of ``COACH_TABLES_DIR`` (``make coach``); a missing ``yahtzee`` or column
+Yam's one-column table is built there first (under a minute each). A throwaway SQLite
+database holds the games. Exits non-zero when a budget is missed.
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ def _setup(tmp: Path) -> None:
     call_command("migrate", verbosity=0)
 
 
-def _virtual_game(rng: random.Random):
-    """A finished 8-player yahtzee game in virtual dice: random holds, greedy boxes."""
+def _virtual_game(rng: random.Random, ruleset: str = RULESET, options: dict | None = None):
+    """A finished 8-player game in virtual dice: random holds, greedy boxes."""
     from games import models, services
     from games.rules import Move
 
-    game = services.create_evening(list(PLAYERS), RULESET, entry_mode="virtual")
+    game = services.create_evening(list(PLAYERS), ruleset, options, entry_mode="virtual")
     while not (state := services.load_current(game.pk).state).finished:
         dice = [rng.randint(1, 6) for _ in range(5)]
         seen, holds = [dice], []
@@ -130,15 +131,30 @@ def main() -> int:
                 assert response.status_code == 200, response.status_code
         kept = coaching.kept(type(game).objects.get(pk=game.pk)) is not None
 
+        # For the record: column Yam's, 3 columns without Max and Min (the policy's
+        # estimates from the one-column table), 8 players: 312 turns.
+        columns = {"columns": 3, "max_min": False}
+        tables.get(Config.of("yams-columns", {"columns": 1, "max_min": False}))
+        wide = _virtual_game(random.Random(312), "yams-columns", columns)
+        wide_seats, wide_entries = coaching.read(wide)
+        wide_ms = []
+        for _ in range(3):
+            _cold(coaching)
+            begun = time.perf_counter()
+            coaching.analyse(wide, wide_seats, wide_entries)
+            wide_ms.append((time.perf_counter() - begun) * 1000)
+
     figures = {
         "turn": (statistics.median(turn_ms), max(turn_ms), len(turn_ms)),
         "review_8": (statistics.median(review_ms), max(review_ms), len(review_ms)),
         "review_page_8": (statistics.median(page_ms), max(page_ms), len(page_ms)),
+        "review_8x3": (statistics.median(wide_ms), max(wide_ms), len(wide_ms)),
     }
     labels = {
         "turn": "one turn's analysis (virtual: 2 keeps + box)",
         "review_8": "full 8-player review (104 turns), analysis",
         "review_page_8": "its review page, whole request",
+        "review_8x3": "8-player column Yam's, 3 columns (312 turns)",
     }
     print(f"\nThe coach ({RULESET}, virtual dice, cold caches; load {os.getloadavg()[0]:.2f}):")
     print(f"  {'':<46} {'median ms':>9} {'max ms':>8} {'runs':>5} {'budget':>8}  verdict")
