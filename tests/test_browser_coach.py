@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 
 import pytest
 from browser_table import Table
+from coach_support import play_dice
+from evening_support import again, best, evening, play
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import phone, serious_violations
@@ -87,3 +90,34 @@ def test_with_no_table_the_review_says_how_to_build_it(
         assert serious_violations(page) == [], "review without a table"
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/review-no-table.png", full_page=True)
+
+
+@pytest.mark.parametrize(("scheme", "lang"), [("dark", "en"), ("light", "fr")])
+def test_the_evening_pages_show_points_lost_per_turn(
+    browser: Browser, live_server: LiveServer, coach_tables, scheme: str, lang: str
+) -> None:
+    game = evening(("Ann", "Bob"))
+    play_dice(game, random.Random(11))
+    play(again(game), best)  # a value-mode game beside it: not analysed, not counted
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme=scheme, locale=lang
+    )
+    try:
+        page = context.new_page()
+        page.goto(f"{live_server.url}/e/{game.evening.token}/board")
+        cells = page.locator("td.lost")
+        expect(cells).to_have_count(2)
+        for text in cells.all_inner_texts():
+            assert re.fullmatch(r"\d+[.,]\d", text.strip()), text
+        assert serious_violations(page) == [], "leaderboard"
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/board-wide-{lang}-{scheme}.png", full_page=True)
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.locator("a", has_text="Ann").first.click()
+        label = {"en": "Lost per turn", "fr": "Perdu par coup"}[lang]
+        expect(page.locator("dl.stats")).to_contain_text(label)
+        assert serious_violations(page) == [], "player statistics"
+        if SHOTS:
+            page.screenshot(path=f"{SHOTS}/player-{lang}-{scheme}.png", full_page=True)
+    finally:
+        context.close()
