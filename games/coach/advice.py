@@ -19,6 +19,7 @@ costs well under a millisecond once the table is mapped.
 
 from __future__ import annotations
 
+import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -30,11 +31,11 @@ import numpy as np
 from games.rules.game import Game
 from games.rules.rulesets import Column, get_ruleset
 
-from .columns import TIE, ColumnPlay, column_model, solve_dry
+from .columns import TIE, ColumnPlay, calibration, column_model, solve_dry
 from .dice import FIRST_ROLL, HAND_INDEX, HANDS, KEEPS, KEEPS_OF, best_keeps, keep_levels
 from .model import SOLVER_OPTIONS, Config, Model, Unsupported, build_model
 from .solver import Solver
-from .tables import Tables
+from .tables import FORMAT, Tables
 
 Sheet = Mapping[tuple[str, str], int]
 
@@ -114,7 +115,8 @@ def _hand(hand: Sequence[int]) -> int:
 class _Turn:
     """One sheet state's turn, for each final hand and each keep."""
 
-    #: The columns' own values now, and their sum (the sheet's base value).
+    #: The columns' own values now; their sum with what the policy is expected to score
+    #: beyond it after this turn (several columns: ``Advisor.extra``).
     values: tuple[float, ...]
     base: float
     #: final[h]: the best box's value for final hand h (the dry column's boxes aside).
@@ -132,11 +134,18 @@ class Advisor:
 
     With one column the figures are exact optimal play. With several (``estimate``), they
     are the coach's policy's: a sheet is valued as the sum of its columns' own values
-    (``base_value``), each turn played best against that sum (``NOTES.md``).
+    (``columns_value``), each turn played best against that sum (``NOTES.md``). The sum is
+    the exact value of playing the columns one after another, which sharing the turns
+    beats by far: ``extra[k]``, what the policy scored beyond the sum from k open boxes in
+    simulated games, is added to every figure, so that they estimate the policy's own
+    expectation (the choices are the same: every box of a turn leaves k - 1 open).
     """
 
-    def __init__(self, config: Config, plays: Sequence[ColumnPlay]) -> None:
+    def __init__(
+        self, config: Config, plays: Sequence[ColumnPlay], extra: np.ndarray | None = None
+    ) -> None:
         self.config = config
+        self.extra = extra
         self.plays = tuple(plays)
         self.columns = tuple(play.column for play in self.plays)
         self._by_column = {play.column: play for play in self.plays}
@@ -167,7 +176,7 @@ class Advisor:
 
     def _make_turn(self, states) -> _Turn:
         values = tuple(play.value(state) for play, state in zip(self.plays, states, strict=True))
-        base = sum(values)
+        base = sum(values) + self._extra(self._open(states) - 1)
         if len(self.plays) == 1:
             final = self.plays[0].boxes(states[0]).best
         else:
@@ -201,11 +210,25 @@ class Advisor:
         turn = self._turn(states)
         return turn.dry if self._dry(turn) else turn.normal
 
-    def base_value(self, sheet: Sheet) -> float:
+    def columns_value(self, sheet: Sheet) -> float:
         """The sum of the columns' own values: the exact expectation of playing the columns
         one after another (the table's figure with one column)."""
         states = self._states(sheet)
         return sum(play.value(state) for play, state in zip(self.plays, states, strict=True))
+
+    def base_value(self, sheet: Sheet) -> float:
+        """What every box's value counts after it: ``columns_value`` and ``extra``."""
+        states = self._states(sheet)
+        return self.columns_value(sheet) + self._extra(self._open(states))
+
+    def _open(self, states) -> int:
+        return sum(
+            len(play.model.rows) - state[0].bit_count()
+            for play, state in zip(self.plays, states, strict=True)
+        )
+
+    def _extra(self, k: int) -> float:
+        return 0.0 if self.extra is None or k <= 0 else float(self.extra[k])
 
     def dry_turn(self, sheet: Sheet) -> bool:
         """Whether the coach would declare this turn for the dry column (one roll)."""
@@ -298,8 +321,34 @@ def advisor_for(config: Config, tables: Tables) -> Advisor:
     key = (tables.directory.resolve(), config)
     made = _ADVISORS.get(key)
     if made is None:
-        made = _ADVISORS[key] = Advisor(config, column_plays(config, tables))
+        plays = column_plays(config, tables)
+        extra = _calibration(config, plays, tables) if len(plays) > 1 else None
+        made = _ADVISORS[key] = Advisor(config, plays, extra)
     return made
+
+
+#: Simulated games behind a several-column sheet's ``extra`` (seeded: the same every time).
+CALIBRATION_GAMES = 2000
+
+
+def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.ndarray:
+    """``Advisor.extra`` for several columns: read beside the tables, or simulated once
+    (a few seconds) and kept there when the directory can be written."""
+    path = tables.directory / f"{config.name}.policy.v{FORMAT}.json"
+    try:
+        note = json.loads(path.read_text())
+        if note.get("games") == CALIBRATION_GAMES:
+            return np.array(note["extra"], dtype=np.float64)
+    except (OSError, ValueError, KeyError):
+        pass
+    extra = calibration(plays, CALIBRATION_GAMES, seed=0)
+    note = {"config": config.name, "games": CALIBRATION_GAMES, "seed": 0}
+    note["extra"] = [round(float(x), 6) for x in extra]
+    try:
+        path.write_text(json.dumps(note) + "\n")
+    except OSError:
+        pass  # a read-only directory: simulated again by the next process
+    return np.round(extra, 6)
 
 
 def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:

@@ -271,12 +271,27 @@ def simulate_columns(
     rng = np.random.default_rng(seed)
     columns = [_ColumnArrays(play) for play in plays]
     scores = []
+    residuals = []
     moves: list = [[] for _ in range(record)]
     for first in range(0, games, chunk):
         g = min(chunk, games - first)
-        scores.append(_play_chunk(columns, g, rng, moves[first : first + g] if record else []))
-    score = np.concatenate(scores)
-    return Result(score, time.monotonic() - begun), moves
+        score, residual = _play_chunk(columns, g, rng, moves[first : first + g] if record else [])
+        scores.append(score)
+        residuals.append(residual)
+    result = Result(np.concatenate(scores), time.monotonic() - begun)
+    #: residual[t]: at turn t, the points the policy went on to score beyond the sum of
+    #: the columns' own values, in each game.
+    result.residual = np.concatenate(residuals, axis=1)  # type: ignore[attr-defined]
+    return result, moves
+
+
+def calibration(plays: list[ColumnPlay], games: int = 2000, seed: int = 0) -> np.ndarray:
+    """``extra[k]``: what the policy scores on average beyond the sum of the columns' own
+    values from a turn with k open boxes (0 for k = 0), from simulated games: the sum is
+    the value of playing the columns one after another, which the shared turns beat."""
+    result, _ = simulate_columns(plays, games, seed)
+    by_turn = result.residual.mean(axis=1)  # type: ignore[attr-defined]
+    return np.concatenate([[0.0], by_turn[::-1]])
 
 
 def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.ndarray:
@@ -287,8 +302,14 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
     wet = [c for c, col in enumerate(columns) if not col.play.dry]
     every = np.arange(g)
     turns = sum(col.n for col in columns)
-    for _turn in range(turns):
+    # What each game's total and the columns' values say at the start of each turn.
+    seen = np.zeros((turns, g))
+    for turn in range(turns):
         caps = [np.minimum(u, col.play.model.threshold) for u, col in zip(uppers, columns)]  # noqa: B905
+        seen[turn] = score
+        for col, m, u, up in zip(columns, masks, caps, uppers, strict=True):
+            model = col.play.model
+            seen[turn] += col.table[m, u] + model.upper_bonus * (up >= model.threshold)
         gains = [col.gains(m, u) for col, m, u in zip(columns, masks, caps, strict=True)]
         final = np.max([gains[c] for c in wet], axis=0) if wet else np.full((g, 252), -np.inf)
         levels = keep_levels(final.T)
@@ -348,7 +369,7 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
             )
     for c, col in enumerate(columns):
         score += col.play.model.upper_bonus * (uppers[c] >= col.play.model.threshold)
-    return score
+    return score, score[None, :] - seen
 
 
 # --- an upper bound ------------------------------------------------------------------------
