@@ -21,6 +21,7 @@ so that the leaderboard and the statistics never analyse a game twice.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from games import models, services
@@ -46,6 +48,9 @@ EPSILON = 1e-9
 FIELDS = (*models.Entry.MOVE_FIELDS, "virtual_dice")
 #: The key of ``Game.result`` under which a finished game's summary is kept.
 RESULT_KEY = "coach"
+#: How long a game's analysis is kept in Django's cache for the steps of its review (each
+#: step shows the same game at the same version: it is not analysed again).
+CACHE_SECONDS = 600
 #: The most time one request spends analysing finished games that have no summary yet
 #: (tables built after they ended): the others are analysed by the next requests.
 FILL_BUDGET_SECONDS = 1.0
@@ -190,6 +195,22 @@ def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
 
 
 # --- one game ---------------------------------------------------------------------------------
+
+
+def analysed(game: models.Game, seats: Sequence[models.Seat], entries: Sequence[Any]) -> Analysis:
+    """``analyse``, kept in Django's cache for the game's version: stepping through a review
+    shows the same game again and again. An analysis without a table is never kept (the
+    table may be built the next minute)."""
+    # Hashed: cache backends have key rules, a directory has any characters.
+    where = hashlib.sha256(str(settings.COACH_TABLES_DIR).encode()).hexdigest()[:16]
+    key = f"coach:{game.pk}:{game.version}:{len(entries)}:{where}"
+    found = cache.get(key)
+    if isinstance(found, Analysis):
+        return found
+    analysis = analyse(game, seats, entries)
+    if analysis.available:
+        cache.set(key, analysis, CACHE_SECONDS)
+    return analysis
 
 
 def analyse(game: models.Game, seats: Sequence[models.Seat], entries: Sequence[Any]) -> Analysis:

@@ -291,3 +291,20 @@ def test_finished_games_are_analysed_within_the_budget_and_the_rest_later(
     coaching.keep_missing(games)
     kept = [coaching.kept(g) for g in models.Game.objects.filter(evening=first.evening)]
     assert all(summary is not None for summary in kept)
+
+
+def test_the_steps_of_a_review_do_not_analyse_the_game_again(
+    client: Client, coach_tables, monkeypatch
+) -> None:
+    game, lost = _poor_choice(coach_tables)
+    _review(client, game, turn=1)
+    calls = []
+    real = coaching.analyse
+    monkeypatch.setattr(coaching, "analyse", lambda *args: calls.append(1) or real(*args))
+    assert f"cost {lost:.1f} points" in _shown(_review(client, game, turn=1))
+    _review(client, game, turn=2)
+    assert calls == []
+    # A new turn is a new version: analysed again.
+    play_dice_turn(game, [1, 2, 3, 4, 5], ("free", "small_straight"))
+    _review(client, game, turn=3)
+    assert calls == [1]

@@ -40,7 +40,7 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
             if column.player == last.move.player and column.column == last.column:
                 column.cells[last.row].state += " just-played"
     state = loaded.state
-    analysis = coaching.analyse(game, seats, entries)
+    analysis = coaching.analysed(game, seats, entries)
     if state.finished and analysis.available and coaching.kept(game) is None:
         # Kept with the result, for the leaderboard (once: a table built after the game).
         coaching.keep(game, analysis)
