@@ -199,10 +199,12 @@ def test_the_leaderboard_does_not_analyse_a_game_twice(
 def test_with_no_dice_recorded_the_leaderboard_says_so(client: Client, coach_tables) -> None:
     game = evening(("Ann", "Bob"))
     play(game, best)
-    cells = _lost_cells(_board(client, game))
-    assert cells == ["— no dice recorded: values were typed"] * 2
-    cells = _lost_cells(_board(client, game, lang="fr"))
-    assert cells == ["— aucun dé noté : les valeurs ont été tapées"] * 2
+    html = _board(client, game)
+    assert _lost_cells(html) == ["—"] * 2
+    assert "— : no dice recorded: values were typed." in _text(html)
+    html = _board(client, game, lang="fr")
+    assert _lost_cells(html) == ["—"] * 2
+    assert "— : aucun dé noté : les valeurs ont été tapées." in _text(html)
 
 
 def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_built(
@@ -212,7 +214,9 @@ def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_built(
     settings.COACH_TABLES_DIR = built.parent / "none-here"
     game = evening(("Ann",))
     play_dice(game, random.Random(6))
-    assert _lost_cells(_board(client, game)) == ["— not analysed: the coach's table is not built"]
+    html = _board(client, game)
+    assert _lost_cells(html) == ["—"]
+    assert "— : not analysed: the coach's table is not built." in _text(html)
     assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
     settings.COACH_TABLES_DIR = built
     assert _lost_cells(_board(client, game))[0][0].isdigit()
@@ -237,7 +241,8 @@ def test_the_player_statistics_say_why_there_is_no_figure(client: Client, coach_
     play(game, best)
     client.get(f"/e/{game.evening.token}/", headers=OPENED)
     text = _text(client.get(reverse("player_stats"), {"name": "Ann"}).content.decode())
-    assert "Lost per turn — no dice recorded: values were typed" in text
+    assert "Lost per turn —" in text
+    assert "Lost per turn: none yet (no dice recorded: values were typed)." in text
 
 
 def test_a_rule_set_the_coach_cannot_value_says_so(client: Client, monkeypatch) -> None:

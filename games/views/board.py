@@ -39,12 +39,15 @@ def _board_context(
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     # The games the tally counts name its five-alike column (all of them before any ends).
     rulesets = {g.record.ruleset for g in board.finished or board.games}
+    rows = [_tally_row(line, not access.read_only, rulesets) for line in board.lines]
     return {
         "evening": shown(evening, access),
         "read_only": access.read_only,
         "big": big,
         # Spectators get names without links: the statistics read this browser's evenings.
-        "tally_rows": [_tally_row(line, not access.read_only, rulesets) for line in board.lines],
+        "tally_rows": rows,
+        # Why a line shows "—" for its points lost per turn, each reason once.
+        "lost_notes": sorted({row.lost_why for row in rows if row.lost_why}),
         "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
         "finished_count": finished,
         "finished_text": ngettext(

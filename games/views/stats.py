@@ -51,6 +51,20 @@ def history(request: table.HtmxHttpRequest) -> HttpResponse:
     return render(request, "evenings/history.html", {"page": page, "items": items})
 
 
+def _lost_text(coached: coaching.Coached, why: str) -> str:
+    """The note under the statistics on points lost per turn: what it is, or why there is
+    none."""
+    if why:
+        return _("Lost per turn: none yet (%(why)s).") % {"why": why}
+    return ngettext(
+        "Lost per turn: the expected points their choices cost, on average, against optimal"
+        " play (the coach), over the %(n)s turn whose dice were recorded.",
+        "Lost per turn: the expected points their choices cost, on average, against optimal"
+        " play (the coach), over the %(n)s turns whose dice were recorded.",
+        coached.analysed,
+    ) % {"n": coached.analysed}
+
+
 def _plays(game: services.LoadedGame, key: str) -> bool:
     return any(tally.name_key(seat.player.name) == key for seat in game.seats)
 
@@ -102,14 +116,7 @@ def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> Htt
         "bonus_rate": percent(line.bonus_rate),
         "lost": lost,
         "lost_why": lost_why,
-        "lost_text": ngettext(
-            "Lost per turn: the expected points their choices cost, on average, against optimal"
-            " play (the coach), over the %(n)s turn whose dice were recorded.",
-            "Lost per turn: the expected points their choices cost, on average, against optimal"
-            " play (the coach), over the %(n)s turns whose dice were recorded.",
-            line.coach.analysed,
-        )
-        % {"n": line.coach.analysed},
+        "lost_text": _lost_text(line.coach, lost_why),
         "chart": chart,
         "rows": rows,
     }
