@@ -184,7 +184,12 @@ def advisor_of(game: models.Game) -> Advisor:
     """The game's advisor; NotBuilt or Unsupported when there is none."""
     try:
         return advisor(game.ruleset, game.options, tables())
+    except (NotBuilt, Unsupported):
+        raise
     except IllegalMove as error:  # an option the coach's registry no longer knows
+        raise Unsupported(str(error)) from error
+    except Exception as error:  # noqa: BLE001 — the coach's failure is not the page's
+        logger.exception("coach: no advisor for %s %s", game.ruleset, game.options)
         raise Unsupported(str(error)) from error
 
 
@@ -224,6 +229,18 @@ def analyse(game: models.Game, seats: Sequence[models.Seat], entries: Sequence[A
         )
     except Unsupported:
         return Analysis(_unanalysed(game, seats, entries, players), players, unsupported=True)
+    try:
+        return _analyse(game, seats, entries, coach)
+    except Exception:  # noqa: BLE001 — a page never fails for the coach's figures
+        logger.exception("coach: game %s not analysed", game.pk)
+        players = [PlayerSummary() for _ in seats]
+        return Analysis(_unanalysed(game, seats, entries, players), players, unsupported=True)
+
+
+def _analyse(
+    game: models.Game, seats: Sequence[models.Seat], entries: Sequence[Any], coach: Advisor
+) -> Analysis:
+    players = [PlayerSummary() for _ in seats]
     state = services.replay(game, seats, []).state
     position = {seat.player_id: seat.position for seat in seats}
     sheets: list[dict[Cell, int]] = [{} for _ in seats]

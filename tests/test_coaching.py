@@ -196,3 +196,28 @@ def test_a_summary_is_not_kept_for_a_game_that_moved() -> None:
     models.Game.objects.filter(pk=game.pk).update(version=record.version + 1, result=None)
     coaching.keep(record, coaching.Analysis([], [coaching.PlayerSummary()]))
     assert models.Game.objects.get(pk=game.pk).result is None
+
+
+def test_an_advisor_that_breaks_leaves_the_review_without_figures(
+    coach_tables, monkeypatch
+) -> None:
+    game = evening(("Ann",))
+    play_dice_turn(game, [6, 6, 6, 6, 6], ("free", "ones"))
+
+    def broken(*_args):
+        raise TypeError("a bug in the coach")
+
+    monkeypatch.setattr(coaching, "advisor", broken)
+    analysis = _analysis(game)
+    assert analysis.unsupported and not analysis.available
+    assert [turn.kind for turn in analysis.turns] == [coaching.DICE]
+
+
+def test_a_turn_that_breaks_the_advisor_leaves_the_game_without_figures(
+    coach_tables, monkeypatch
+) -> None:
+    game = evening(("Ann",))
+    play_dice_turn(game, [6, 6, 6, 6, 6], ("free", "ones"))
+    monkeypatch.setattr(coaching, "_turn", lambda *args: 1 / 0)
+    analysis = _analysis(game)
+    assert analysis.unsupported and analysis.players[0].turns == 1
