@@ -36,6 +36,7 @@ from games import models, services
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor
 from games.coach.tables import Tables
 from games.rules import IllegalMove
+from games.rules.rulesets import Column
 
 logger = logging.getLogger(__name__)
 
@@ -348,7 +349,12 @@ def _turn(
         if turn.kind == VIRTUAL:
             turn.decisions = _virtual_decisions(coach, sheet, entry, [*rolls, final], turn)
         else:
-            turn.decisions = [_box(coach, sheet, entry, final, roll=0, before=turn.expected)]
+            # Typed dice: a first roll only if the turn went in the dry column (declared
+            # before rolling); otherwise the dry column's boxes are not among its options.
+            first = entry.column == Column.DRY
+            turn.decisions = [
+                _box(coach, sheet, entry, final, roll=0, before=turn.expected, first_roll=first)
+            ]
         turn.rolls = [*rolls, final]
     except ValueError:
         # Dice the advisor cannot read with this sheet (a hand-edited row): no figures
@@ -369,7 +375,7 @@ def _virtual_decisions(
         roll = index + 1
         rolls_left = 3 - roll
         if rolls_left == 0:
-            decisions.append(_box(coach, sheet, entry, hand, roll, before))
+            decisions.append(_box(coach, sheet, entry, hand, roll, before, first_roll=False))
             break
         options = coach.keeps(sheet, hand, rolls_left)
         best = options[0]
@@ -397,7 +403,7 @@ def _virtual_decisions(
         if len(best_kept) == 5 and rolls_left == 2:
             # Keeping all five with two rolls left is worth the best keep with one left.
             best_kept = coach.keeps(sheet, hand, 1)[0].kept
-        stop = coach.boxes(sheet, hand)[0].value
+        stop = coach.boxes(sheet, hand, first_roll=roll == 1)[0].value
         decisions.append(
             Decision(
                 STOP,
@@ -410,7 +416,9 @@ def _virtual_decisions(
                 luck=luck,
             )
         )
-        decisions.append(_box(coach, sheet, entry, hand, roll, stop, rolled=False))
+        decisions.append(
+            _box(coach, sheet, entry, hand, roll, stop, rolled=False, first_roll=roll == 1)
+        )
         break
     return decisions
 
@@ -423,10 +431,12 @@ def _box(
     roll: int,
     before: float,
     rolled: bool = True,
+    first_roll: bool = True,
 ) -> Decision:
     """The box decision on the final dice; ``before``: the value expected before the roll
-    that gave them (no luck when no roll came between: a stop)."""
-    options = coach.boxes(sheet, hand)
+    that gave them (no luck when no roll came between: a stop); ``first_roll``: the dry
+    column's boxes are options (a turn's first roll)."""
+    options = coach.boxes(sheet, hand, first_roll=first_roll)
     best = options[0]
     taken = coach.box(sheet, hand, entry.column, entry.row, crossed=entry.crossed)
     return Decision(
