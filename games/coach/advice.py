@@ -22,19 +22,18 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from games.rules.game import Game
-from games.rules.rulesets import Column, get_ruleset
+from games.rules.rulesets import get_ruleset
 
-from .columns import TIE, ColumnPlay, calibration, column_model, solve_dry
+from .columns import TIE, ColumnPlay, calibration
 from .dice import FIRST_ROLL, HAND_INDEX, HANDS, KEEPS, KEEPS_OF, best_keeps, keep_levels
-from .model import SOLVER_OPTIONS, Config, Model, Unsupported, build_model
-from .solver import Solver
+from .model import SOLVER_OPTIONS, Config, Unsupported, build_model
 from .tables import FORMAT, Tables
 
 Sheet = Mapping[tuple[str, str], int]
@@ -79,6 +78,10 @@ class KeepOption:
     kept: tuple[int, ...]
     #: The expected points from here on with this keep.
     value: float
+
+
+#: The command that builds every table, the single columns of several-column sheets too.
+SOLVE_ALL = "python manage.py solve --all"
 
 
 def solve_command(config: Config) -> str:
@@ -352,43 +355,48 @@ def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.
 
 
 def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:
-    """Each column of the configuration's sheet with its table (``NotBuilt`` if missing)."""
+    """Each column of the configuration's sheet with its table (``NotBuilt`` if missing).
+
+    A several-column sheet's columns are each solved alone (``Config.of(..., column=…)``:
+    a ``free`` column is the one-column sheet of the same rows)."""
     rules = get_ruleset(config.ruleset)
     options = dict(config.options)
     columns = rules.columns(options)
-    if len(columns) == 1:
-        model = build_model(config)
-        table = tables.load(config)
-        if table is None:
-            raise NotBuilt(solve_command(config))
-        return [ColumnPlay(model, table, columns[0])]
-    if "columns" not in options:
-        raise Unsupported(f"{rules.key} has several columns but no columns option.")
-    single = replace(config, options=tuple(sorted((options | {"columns": 1}).items())))
-    free = build_model(single)
-    table = tables.load(single)
-    if table is None:
-        raise NotBuilt(solve_command(single))
     plays = []
     for column in columns:
-        if column == Column.FREE:
-            plays.append(ColumnPlay(free, table, column))
+        if len(columns) == 1:
+            single = config
         else:
-            model, own = _column_table(single, free, table, column)
-            plays.append(ColumnPlay(model, own, column, dry=column == Column.DRY))
+            solver = {k: v for k, v in config.solver if v != SOLVER_OPTIONS[k]}
+            single = Config.of(config.ruleset, options | solver, config.rows, column)
+        model = build_model(single)
+        table = tables.load(single)
+        if table is None:
+            # The several-column sheets' single columns are built with the others.
+            raise NotBuilt(solve_command(single) if single.column is None else SOLVE_ALL)
+        plays.append(ColumnPlay(model, table, column))
     return plays
 
 
-#: The down, up and dry columns' tables, solved in memory from the free column's model
-#: (down and up in milliseconds: only their 14 prefixes; dry as long as the free table).
-_COLUMN_TABLES: dict[tuple[Config, str], tuple[Model, np.ndarray]] = {}
+#: Simulated games behind a several-column sheet's ``extra`` (seeded: the same every time).
+CALIBRATION_GAMES = 2000
 
 
-def _column_table(single: Config, free: Model, table: np.ndarray, column: str):
-    key = (single, column)
-    made = _COLUMN_TABLES.get(key)
-    if made is None:
-        model = column_model(free, column)
-        own = solve_dry(model) if column == Column.DRY else Solver(model).solve()
-        made = _COLUMN_TABLES[key] = (model, own)
-    return made
+def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.ndarray:
+    """``Advisor.extra`` for several columns: read beside the tables, or simulated once
+    (a few seconds) and kept there when the directory can be written."""
+    path = tables.directory / f"{config.name}.policy.v{FORMAT}.json"
+    try:
+        note = json.loads(path.read_text())
+        if note.get("games") == CALIBRATION_GAMES:
+            return np.array(note["extra"], dtype=np.float64)
+    except (OSError, ValueError, KeyError):
+        pass
+    extra = calibration(plays, CALIBRATION_GAMES, seed=0)
+    note = {"config": config.name, "games": CALIBRATION_GAMES, "seed": 0}
+    note["extra"] = [round(float(x), 6) for x in extra]
+    try:
+        path.write_text(json.dumps(note) + "\n")
+    except OSError:
+        pass  # a read-only directory: simulated again by the next process
+    return np.round(extra, 6)

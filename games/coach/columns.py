@@ -12,22 +12,22 @@ keeps likewise, the open boxes of all columns sharing the turns. A ``dry`` colum
 a turn's first roll, declared before rolling: a turn is either dry (one roll, a dry box) or
 not (three rolls, any other column), whichever the sum expects more of.
 
-``column_models`` makes each column's model from the one-column sheet of the same rows:
-``down`` is the ordered column, ``up`` the ordered one with its rows reversed, ``dry`` the
-free one played with first rolls only (``solve_dry``). ``simulate_columns`` plays the policy
-in many games at once; ``pass_bound`` is an upper bound on optimal play (see its docstring).
+Each column's table is the solver's (``Config.of(..., column=…)``: ``down`` and ``up``
+ordered, ``dry`` with first rolls only, Max and Min in the state). ``simulate_columns``
+plays the policy in many games at once; ``pass_bound`` is an upper bound on optimal play
+(see its docstring).
 """
 
 from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 
-from games.rules.rulesets import Column, Row, get_ruleset
+from games.rules.rulesets import get_ruleset
 
 from .dice import FIRST_ROLL, HANDS, KEEPS_OF, best_keeps, keep_levels
 from .model import FIVE_ALIKE, UPPER_STATES, Model
@@ -51,12 +51,15 @@ class Boxes:
 class ColumnPlay:
     """A column's boxes valued from its solved table, one state at a time."""
 
-    def __init__(self, model: Model, table: np.ndarray, column: str, dry: bool = False) -> None:
+    def __init__(self, model: Model, table: np.ndarray, column: str) -> None:
         self.model = model
         self.table = table
         self.column = column
-        self.dry = dry
+        #: A dry column: the dice of a turn's first roll only.
+        self.dry = model.rolls == 1
         self.solver = Solver(model)
+        # The sets of filled boxes the column's order lets a sheet have.
+        self.masks = set(self.solver.masks()) | {self.solver.full}
         self.index = {row: r for r, row in enumerate(model.rows)}
         # A tiny game (``Config.rows``, for tests) counts its other boxes as crossed out
         # before it starts: the sheet may hold them, the state ignores them.
@@ -69,22 +72,21 @@ class ColumnPlay:
         self._cache: OrderedDict[tuple[int, int, int], Boxes] = OrderedDict()
 
     def state(self, rows: Mapping[str, int]) -> tuple[int, int, int]:
-        """(filled mask, upper total capped, Yahtzee flag) of the column's written boxes."""
-        mask = 0
-        upper = 0
+        """(filled mask, upper total capped, extra) of the column's written boxes (the
+        extra: whether the Yahtzee box holds 50, or the value of the one filled box of Max
+        and Min; ``Model.state``)."""
         for row, value in rows.items():
-            r = self.index.get(row)
-            if r is None and row in self.before:
-                continue
-            if r is None:
+            if row not in self.index and row not in self.before:
                 raise ValueError(f"No {row} box in this sheet's {self.column} column.")
-            mask |= 1 << r
-            if r in self.upper_rows:
-                upper += int(value)
-        if self.model.ordered and mask & (mask + 1):
+            if not isinstance(value, int):
+                raise ValueError(f"A box holds a whole number, not {value!r}.")
+        try:
+            state = self.model.state(rows)
+        except ValueError:
+            raise ValueError(f"Max or Min cannot hold these values: {dict(rows)!r}.") from None
+        if state[0] not in self.masks:
             raise ValueError(f"The {self.column} column is filled in its order.")
-        flag = int(self.flagged and rows.get(Row.FIVE_OF_A_KIND) == 50)
-        return mask, min(upper, self.model.threshold), flag
+        return state
 
     def full(self, state: tuple[int, int, int]) -> bool:
         return state[0] == self.solver.full
@@ -116,16 +118,30 @@ class ColumnPlay:
         crosses: dict[int, float] = {}
         for r in self.open_rows(mask):
             points = model.scores[r].copy()
+            cross = None
             if r in self.upper_rows:
                 value = solver.upper_gain[r][:, upper] + self.after(
                     mask, r, solver.next_upper[r][:, upper], flag
                 )
             elif r == self.yahtzee and self.flagged:
                 value = points + self.after(mask, r, upper, (points == 50).astype(np.intp))
+                cross = self.after(mask, r, upper, 0)
+            elif r in solver.partner:
+                # Max or Min: written second, the pair's rule decides what it adds (a Max
+                # at or below Min voids both); written first, its value is the extra.
+                later = self.after(mask, r, upper, 0)
+                if solver._partner_filled(mask, r):
+                    value = solver.pair_gain[r][:, flag] + later
+                    cross = solver.pair_cross[r][flag] + later
+                else:
+                    value = points + self.after(mask, r, upper, solver.alone_index[r])
+                    cross = later
             else:
                 value = points + self.after(mask, r, upper, flag)
             writes[r] = (points, np.asarray(value, dtype=np.float64))
-            crosses[r] = float(self.after(mask, r, upper, 0 if r == self.yahtzee else flag))
+            if cross is None:
+                cross = self.after(mask, r, upper, flag)
+            crosses[r] = float(cross)
         if solver.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
             self._joker(mask, upper, flag, writes)
         best = np.full(len(HANDS), -np.inf)
@@ -164,43 +180,6 @@ class ColumnPlay:
                 value[h] += bonus
 
 
-# --- each column's model and table ---------------------------------------------------------
-
-
-def column_model(free: Model, column: str) -> Model:
-    """The model of one column of a sheet, from the one-column (free) model of its rows."""
-    if column in (Column.FREE, Column.DRY):
-        return free
-    if column == Column.DOWN:
-        return replace(free, ordered=True)
-    if column == Column.UP:
-        # Filled from the bottom: the same rows numbered from the last, in order.
-        return replace(
-            free,
-            rows=free.rows[::-1],
-            ordered=True,
-            scores=free.scores[::-1],
-            faces=free.faces[::-1],
-            joker_scores=free.joker_scores[::-1],
-            yahtzee_row=None if free.yahtzee_row is None else len(free.rows) - 1 - free.yahtzee_row,
-        )
-    raise ValueError(f"Unknown column {column}.")
-
-
-def solve_dry(model: Model, progress: Callable[[int, int, float], None] | None = None):
-    """The table of a column played with first rolls only (every turn one roll, one box)."""
-    solver = Solver(model)
-    table = np.zeros(model.shape)
-    begun = time.monotonic()
-    masks = solver.masks()
-    for done, mask in enumerate(masks, start=1):
-        final = solver.turn(table, mask).final  # (252, upper totals, flags)
-        table[mask, : final.shape[1]] = np.tensordot(FIRST_ROLL, final, axes=1)
-        if progress and (done % 256 == 0 or done == len(masks)):
-            progress(done, len(masks), time.monotonic() - begun)
-    return table
-
-
 # --- the policy in simulated games ---------------------------------------------------------
 
 #: A dry turn is taken only when the sum expects more of it than this beyond a normal turn:
@@ -210,55 +189,86 @@ TIE = 1e-9
 
 
 class _ColumnArrays:
-    """A column's table and scores for vectorised play (no Yahtzee bonus, no Joker)."""
+    """A column's table and scores for vectorised play (no Yahtzee bonus, no Joker): each
+    game's column state is (mask, upper total capped, extra: Max's or Min's value)."""
 
     def __init__(self, play: ColumnPlay) -> None:
-        model = play.model
-        if model.joker or model.flags != 1:
+        model, solver = play.model, play.solver
+        if model.joker or model.extra == "yahtzee":
             raise ValueError("Several columns are only played without Joker and bonus.")
         self.play = play
-        self.table = np.ascontiguousarray(play.table[:, :, 0])
+        self.table = np.ascontiguousarray(play.table)
         self.scores = model.scores.astype(np.int64)
         self.n = len(model.rows)
         self.upper = np.array(model.faces, dtype=bool)
-        self.next_upper = play.solver.next_upper
-        self.upper_gain = play.solver.upper_gain
-        self.ordered = model.ordered
+        self.next_upper = solver.next_upper
+        self.upper_gain = solver.upper_gain
+        self.order = model.order
         self.full = (1 << self.n) - 1
-
-    def first_open(self, mask: np.ndarray) -> np.ndarray:
-        """The first open row of each mask (n when full)."""
-        low = ~mask & (mask + 1)  # the lowest unset bit
-        return np.minimum(np.log2(np.maximum(low, 1)).astype(np.int64), self.n)
+        self.partner = solver.partner
+        self.alone_index = solver.alone_index
+        self.pair_gain = solver.pair_gain
+        self.pair_cross = solver.pair_cross
+        self.max_row, self.min_row = model.max_row, model.min_row
 
     def rows_open(self, mask: np.ndarray, r: int) -> np.ndarray:
+        """Whether row r may be written now, for each game (the column's order)."""
         open_r = (mask >> r & 1) == 0
-        if self.ordered:
-            open_r &= self.first_open(mask) == r
+        if self.order == "down":
+            low = ~mask & (mask + 1)  # the lowest open row's bit
+            open_r &= low == 1 << r
+        elif self.order == "up":
+            free = self.full & ~mask
+            open_r &= (free >> r) == 1  # the highest open row
         return open_r
 
-    def row_values(self, mask, u, r):
+    def partner_filled(self, mask: np.ndarray, r: int) -> np.ndarray:
+        partner = self.partner[r]
+        if partner is None:
+            return np.ones(len(mask), dtype=bool)
+        return (mask >> partner & 1) == 1
+
+    def row_values(self, mask, u, e, r):
         """(games, 252) values of writing row r, and (games,) of crossing it out."""
         after = mask | 1 << r
-        cross = self.table[after, u]
         if self.upper[r]:
-            later = self.table[after[:, None], self.next_upper[r][:, u].T]
-            write = self.upper_gain[r][:, u].T + later
-        else:
-            write = self.scores[r][None, :] + cross[:, None]
-        return write, cross
+            later = self.table[after[:, None], self.next_upper[r][:, u].T, e[:, None]]
+            return self.upper_gain[r][:, u].T + later, self.table[after, u, e]
+        if r in self.partner:
+            paired = self.partner_filled(mask, r)
+            later = self.table[after, u, 0]
+            alone = self.table[after[:, None], u[:, None], self.alone_index[r][None, :]]
+            write = np.where(
+                paired[:, None],
+                self.pair_gain[r][:, e].T + later[:, None],
+                self.scores[r][None, :] + alone,
+            )
+            cross = np.where(paired, self.pair_cross[r][e] + later, later)
+            return write, cross
+        cross = self.table[after, u, e]
+        return self.scores[r][None, :] + cross[:, None], cross
 
-    def gains(self, mask, u):
+    def value(self, mask, u, e):
+        return self.table[mask, u, e]
+
+    def gains(self, mask, u, e):
         """(games, 252): the best box's value minus the column's value now (-inf if full)."""
-        now = self.table[mask, u]
+        now = self.value(mask, u, e)
         best = np.full((len(mask), len(HANDS)), -np.inf)
         for r in range(self.n):
             open_r = self.rows_open(mask, r)
             if not open_r.any():
                 continue
-            write, cross = self.row_values(mask[open_r], u[open_r], r)
+            write, cross = self.row_values(mask[open_r], u[open_r], e[open_r], r)
             best[open_r] = np.maximum(best[open_r], np.maximum(write, cross[:, None]))
         return best - now[:, None]
+
+
+def _max_min_points(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """The engine's ``max_min_points`` for each game (-1: the box is open)."""
+    both = (high >= 0) & (low >= 0)
+    alone = np.maximum(high, 0) + np.maximum(low, 0)
+    return np.where(both, np.where(high > low, high + low, 0), alone)
 
 
 def simulate_columns(
@@ -297,6 +307,10 @@ def calibration(plays: list[ColumnPlay], games: int = 2000, seed: int = 0) -> np
 def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.ndarray:
     masks = [np.zeros(g, dtype=np.int64) for _ in columns]
     uppers = [np.zeros(g, dtype=np.int64) for _ in columns]
+    extras = [np.zeros(g, dtype=np.int64) for _ in columns]
+    # The values written in Max and Min (-1 while open): counted by the pair's rule.
+    highs = [np.full(g, -1, dtype=np.int64) for _ in columns]
+    lows = [np.full(g, -1, dtype=np.int64) for _ in columns]
     score = np.zeros(g, dtype=np.int64)
     dry = [c for c, col in enumerate(columns) if col.play.dry]
     wet = [c for c, col in enumerate(columns) if not col.play.dry]
@@ -307,10 +321,12 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
     for turn in range(turns):
         caps = [np.minimum(u, col.play.model.threshold) for u, col in zip(uppers, columns)]  # noqa: B905
         seen[turn] = score
-        for col, m, u, up in zip(columns, masks, caps, uppers, strict=True):
+        for c, col in enumerate(columns):
             model = col.play.model
-            seen[turn] += col.table[m, u] + model.upper_bonus * (up >= model.threshold)
-        gains = [col.gains(m, u) for col, m, u in zip(columns, masks, caps, strict=True)]
+            seen[turn] += col.value(masks[c], caps[c], extras[c])
+            seen[turn] += model.upper_bonus * (uppers[c] >= model.threshold)
+            seen[turn] += _max_min_points(highs[c], lows[c])
+        gains = [col.gains(masks[c], caps[c], extras[c]) for c, col in enumerate(columns)]
         final = np.max([gains[c] for c in wet], axis=0) if wet else np.full((g, 252), -np.inf)
         levels = keep_levels(final.T)
         keeps1 = np.concatenate(levels)
@@ -336,13 +352,13 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
         pick_cross = np.zeros(g, dtype=bool)
         for c, col in enumerate(columns):
             allowed = take_dry if col.play.dry else ~take_dry
-            now = col.table[masks[c], caps[c]]
+            now = col.value(masks[c], caps[c], extras[c])
             for r in range(col.n):
                 open_r = col.rows_open(masks[c], r) & allowed
                 if not open_r.any():
                     continue
                 idx = np.flatnonzero(open_r)
-                write, cross = col.row_values(masks[c][idx], caps[c][idx], r)
+                write, cross = col.row_values(masks[c][idx], caps[c][idx], extras[c][idx], r)
                 w = write[np.arange(len(idx)), hands[idx]] - now[idx]
                 x = cross - now[idx]
                 for value, crossed in ((w, False), (x, True)):
@@ -351,10 +367,21 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
                     best[sel] = value[better]
                     pick_col[sel], pick_row[sel], pick_cross[sel] = c, r, crossed
         for c, col in enumerate(columns):
-            mine = pick_col == c
+            mine = np.flatnonzero(pick_col == c)
             rows = pick_row[mine]
             points = np.where(pick_cross[mine], 0, col.scores[rows, hands[mine]])
-            score[mine] += points
+            pair = np.zeros(len(mine), dtype=bool)
+            for r, written in ((col.max_row, highs[c]), (col.min_row, lows[c])):
+                if r is None:
+                    continue
+                here = rows == r
+                pair |= here
+                # Written first, Max's or Min's value becomes the extra; second, it is 0.
+                first = here & ~col.partner_filled(masks[c][mine], r)
+                alone = np.where(pick_cross[mine], 0, col.alone_index[r][hands[mine]])
+                extras[c][mine[here]] = np.where(first, alone, 0)[here]
+                written[mine[here]] = points[here]
+            score[mine] += np.where(pair, 0, points)
             uppers[c][mine] += np.where(col.upper[rows], points, 0)
             masks[c][mine] |= 1 << rows
         for game, record in enumerate(moves):
@@ -369,15 +396,14 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
             )
     for c, col in enumerate(columns):
         score += col.play.model.upper_bonus * (uppers[c] >= col.play.model.threshold)
+        score += _max_min_points(highs[c], lows[c])
     return score, score[None, :] - seen
 
 
 # --- an upper bound ------------------------------------------------------------------------
 
 
-def pass_bound(
-    model: Model, passes: int, dry: bool = False, chunk: int = 64, progress=None
-) -> list[float]:
+def pass_bound(model: Model, passes: int, chunk: int = 64, progress=None) -> list[float]:
     """Upper bounds on one column's share of optimal play on a sheet of several columns.
 
     The column alone, over all the sheet's turns, free to let any turn pass (at most
@@ -390,8 +416,9 @@ def pass_bound(
     Returns the bound from the empty column for 0, 1, ..., ``passes`` passes (exact dynamic
     programming; states: filled boxes × upper total × passes left).
     """
-    if model.joker or model.flags != 1:
-        raise ValueError("The bound is computed without Joker and bonus.")
+    if model.joker or model.extras != 1:
+        raise ValueError("The bound is computed without Joker, bonus, Max and Min.")
+    dry = model.rolls == 1
     solver = Solver(model)
     n = len(model.rows)
     full = (1 << n) - 1
@@ -427,11 +454,9 @@ def _pass_turn(model, solver, value, previous, block, dry, upper_rows):
     else:
         final = np.full((b, 252, UPPER_STATES), -np.inf)
     n = len(model.rows)
-    first_open = np.array([(~int(m) & (int(m) + 1)).bit_length() - 1 for m in block])
+    allowed = [set(solver.open_rows(int(m))) for m in block]
     for r in range(n):
-        open_r = (block >> r & 1) == 0
-        if model.ordered:
-            open_r &= first_open == r
+        open_r = np.array([r in rows for rows in allowed])
         if not open_r.any():
             continue
         after = block[open_r] | 1 << r

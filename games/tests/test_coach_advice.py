@@ -45,6 +45,10 @@ CONFIGS = [
         {"columns": 1, "max_min": False},
         ("ones", "sixes", "three_of_a_kind", "four_of_a_kind", "small_straight", "chance"),
     ),
+    # Max and Min: the first one written is the state's extra; the second one's points
+    # follow the pair's rule (Max at or below Min voids both), and crossing out can pay.
+    ("yams-columns", {"columns": 1}, ("twos", "max", "min", "full_house", "chance")),
+    ("yams-columns", {"columns": 1}, ("min", "large_straight", "chance")),
 ]
 
 
@@ -100,11 +104,13 @@ def test_boxes_are_the_engines_cells_scores_and_values(tables, ruleset, options,
                 assert option.value == pytest.approx(after, abs=1e-9)
                 assert advice.box(sheet, hand, option.column, option.row, option.crossed) == option
                 game.undo()
-            # Every cell may be crossed out: its value is there even when not listed.
+            # Every cell may be crossed out: its value is there even when not listed (a 0
+            # adds nothing, but in Max or Min it may void the pair).
             for column, row in game.playable_cells():
                 crossed = advice.box(sheet, hand, column, row, crossed=True)
                 game.play(Move(0, row, column, cross=True))
-                assert crossed.value == pytest.approx(advice.expected(sheet_of(game, 0)))
+                after = game.total(0) - before + advice.expected(sheet_of(game, 0))
+                assert crossed.value == pytest.approx(after, abs=1e-9)
                 game.undo()
             play(game, offered[int(rng.integers(len(offered)))], hand)
         assert advice.expected(sheet_of(game, 0)) == 0.0
@@ -183,6 +189,6 @@ def test_bad_input_is_refused(tables):
         advice.expected({("free", "ones"): 3})
 
 
-def test_max_min_is_not_advised_yet(tmp_path):
+def test_unknown_columns_are_refused(tmp_path):
     with pytest.raises(Unsupported):
-        advisor("yams-columns", {"columns": 1}, Tables(tmp_path))
+        advisor_for(Config.of("yams-columns", {"columns": 3}, column="dry"), Tables(tmp_path))

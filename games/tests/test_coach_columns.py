@@ -13,9 +13,9 @@ import time
 import numpy as np
 import pytest
 
-from games.coach import Config, Tables, build_model
-from games.coach.advice import advisor, sheet_of
-from games.coach.columns import column_model, pass_bound, simulate_columns
+from games.coach import Config, Tables
+from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, sheet_of
+from games.coach.columns import pass_bound, simulate_columns
 from games.rules import Game, Move
 
 OPTIONS = [{"columns": 3, "max_min": False}, {"columns": 4, "max_min": False}]
@@ -25,7 +25,8 @@ OPTIONS = [{"columns": 3, "max_min": False}, {"columns": 4, "max_min": False}]
 def tables(tmp_path_factory):
     # One directory for the whole session: a table built for one test module serves another.
     tables = Tables(tmp_path_factory.getbasetemp() / "coach-tables")
-    tables.get(Config.of("yams-columns", {"columns": 1, "max_min": False}))
+    for column in ("free", "down", "up", "dry"):
+        tables.get(Config.of("yams-columns", OPTIONS[1], column=column))
     return tables
 
 
@@ -94,10 +95,17 @@ def test_the_policy_beats_playing_the_columns_one_after_another(tables):
 
 
 def test_the_pass_bound_without_passes_is_the_columns_own_value(tables):
-    free = build_model(Config.of("yams-columns", {"columns": 1, "max_min": False}))
     advice = advisor("yams-columns", OPTIONS[0], tables)
     for play in advice.plays:
         if play.column in ("down", "up"):
-            figures = pass_bound(column_model(free, play.column), 4)
+            figures = pass_bound(play.model, 4)
             assert figures[0] == pytest.approx(play.value((0, 0, 0)), abs=1e-9)
             assert figures == sorted(figures)  # each pass more is worth something
+
+
+def test_a_missing_column_table_names_the_command(tmp_path):
+    tables = Tables(tmp_path)
+    tables.get(Config.of("yams-columns", {"columns": 1, "max_min": False}))
+    with pytest.raises(NotBuilt) as raised:
+        advisor("yams-columns", OPTIONS[0], tables)
+    assert raised.value.command == SOLVE_ALL  # the single columns are built with the others
