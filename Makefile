@@ -77,11 +77,14 @@ coach: install
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
 # and dropped), each page's requests/s against a trivial view's; fails on a missed budget.
 # Then the capacity in live tables (bench/capacity.py), for the record.
-# First the rules engine's own speed (pytest-benchmark). Results: bench/results/latest.json.
+# First the rules engine's own speed (pytest-benchmark), and the coach's review (bench/coach.py:
+# one turn ≤ 5 ms, an 8-player review ≤ 200 ms; builds the yahtzee table if missing).
+# Results: bench/results/latest.json.
 bench: install
 	@mkdir -p bench/results
 	$(BIN)/pytest bench/test_engine_speed.py -q --benchmark-sort=name \
 	  --benchmark-columns=min,median,mean,rounds --benchmark-json=bench/results/engine.json
+	$(BIN)/python -W ignore::UserWarning -m bench.coach
 	$(BIN)/python -m bench.run
 
 # The shipped proxy under attack (scripts/proxy_check.py, about 2 minutes): 20 slow-header

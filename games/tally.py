@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 
-from games import models, services
+from games import coaching, models, services
 from games.rules import Game as RulesGame
 
 LoadedGame = services.LoadedGame
@@ -185,6 +185,8 @@ class Line:
     yahtzees: int = 0
     rank: int = 0
     results: list[Result] = field(default_factory=list)
+    #: The coach's figures over these games, from each finished game's kept summary.
+    coach: coaching.Coached = field(default_factory=coaching.Coached)
 
     def add(self, result: Result) -> None:
         self.results.append(result)
@@ -195,6 +197,7 @@ class Line:
         self.bonuses += result.bonuses
         self.columns += result.columns
         self.yahtzees += result.yahtzees
+        self.coach.add(coaching.kept(result.game.record), result.seat)
 
     @property
     def average(self) -> float | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from games.rules.game import max_min_points
 from games.rules.rulesets import (
     RULESETS,
     UPPER_BONUS,
@@ -35,7 +36,7 @@ UPPER_STATES = UPPER_BONUS_THRESHOLD + 1
 
 
 class Unsupported(ValueError):
-    """A configuration the exact solver does not cover (several columns, Max and Min)."""
+    """A configuration the exact solver does not cover (several columns at once)."""
 
 
 #: The five-alike hands, face 1 to 6.
@@ -44,7 +45,8 @@ FIVE_ALIKE = tuple(HANDS.index((face,) * 5) for face in range(1, 7))
 
 @dataclass(frozen=True)
 class Config:
-    """What is solved: a rule set, its game options, the solver's options, the open rows."""
+    """What is solved: a rule set, its game options, the solver's options, the open rows, and
+    (on a sheet of several columns) the one column played alone."""
 
     ruleset: str
     options: tuple[tuple[str, Any], ...] = ()
@@ -52,6 +54,11 @@ class Config:
     #: The boxes open at the start; the others of the sheet count as crossed out (tests
     #: solve these tiny games by brute force). None: the whole sheet.
     rows: tuple[str, ...] | None = None
+    #: One column of a several-column sheet, solved as if it were the only one (``down``,
+    #: ``up``, ``dry``); None for a one-column sheet. ``Config.of`` names each such game
+    #: once: the ``columns`` option is the fewest columns whose sheet has it (``down``/``up``
+    #: → 3, ``dry`` → 4), and a ``free`` column is the one-column sheet itself.
+    column: str | None = None
 
     @classmethod
     def of(
@@ -59,6 +66,7 @@ class Config:
         ruleset: str,
         options: Mapping[str, Any] | None = None,
         rows: Iterable[str] | None = None,
+        column: str | None = None,
     ) -> Config:
         """Split ``options`` into the game's and the solver's and check both."""
         rules = get_ruleset(ruleset)
@@ -70,12 +78,15 @@ class Config:
             if not rules.joker:
                 raise Unsupported(f"{rules.key} has no Yahtzee bonus or Joker to turn off.")
         game = rules.normalize_options(raw)
+        if column is not None:
+            game, column = _column_game(rules, game, column)
         solver = {key: solver.get(key, default) for key, default in SOLVER_OPTIONS.items()}
         return cls(
             rules.key,
             tuple(sorted(game.items())),
             tuple(sorted(solver.items())),
             None if rows is None else tuple(rows),
+            column,
         )
 
     @property
@@ -88,22 +99,46 @@ class Config:
             if defaults.get(key) != value:
                 shown = str(value).lower() if isinstance(value, bool) else str(value)
                 words.append(f"{key}={shown}")
+        if self.column is not None:
+            words.append(f"column={self.column}")
         if self.rows is not None:
             words.append("rows=" + "+".join(self.rows))
         return ",".join(words)
+
+
+def _column_game(rules, game: dict[str, Any], column: str) -> tuple[dict[str, Any], str | None]:
+    """The options naming one column's game once, and the column (None: a one-column sheet)."""
+    if column not in rules.columns(game):
+        raise Unsupported(
+            f"{rules.key} has no {column!r} column with these options "
+            f"(its columns: {', '.join(rules.columns(game))})."
+        )
+    counts = next((o for o in rules.options if o.key == "columns"), None)
+    if counts is not None:
+        for count in sorted(counts.choices):
+            fewer = game | {"columns": count}
+            if column in rules.columns(fewer):
+                game = fewer
+                break
+    return game, None if len(rules.columns(game)) == 1 else column
 
 
 @dataclass(frozen=True, eq=False)
 class Model:
     """Everything the dynamic programming needs, as numpy arrays.
 
-    Rows are numbered in the sheet's order; a set of filled rows is a bitmask.
+    Rows are numbered in the sheet's order; a set of filled rows is a bitmask. A state at
+    the start of a turn is (mask, upper total capped at 63, extra): ``extra`` is what else
+    the future depends on, one small axis whatever the rule set (see ``extras``).
     """
 
     config: Config
     rows: tuple[str, ...]
-    #: Only the first open row may be written (a ``down`` column), or any.
-    ordered: bool
+    #: Which open row may be written: any (``free``, also a ``dry`` column), only the first
+    #: (``down``) or only the last (``up``).
+    order: str
+    #: Rolls a turn has: 3, or 1 for a ``dry`` column (the dice of the first roll only).
+    rolls: int
     #: scores[r, h]: what row r scores with hand h.
     scores: np.ndarray
     #: The face an upper row counts (0 for the others).
@@ -116,19 +151,65 @@ class Model:
     yahtzee_bonus: bool
     #: joker_scores[r, face - 1]: what five ``face``s score in row r under the Joker.
     joker_scores: np.ndarray
+    #: Max's and Min's indices when open at the start (None otherwise), and whether each is
+    #: on the sheet but crossed before the game starts (a tiny game's other rows).
+    max_row: int | None = None
+    min_row: int | None = None
+    max_crossed: bool = False
+    min_crossed: bool = False
+    #: The extra axis's meaning: "none" (size 1), "yahtzee" (0/1: the Yahtzee box holds 50)
+    #: or "max_min" (the value written in the one filled box of Max and Min).
+    extra: str = "none"
+    #: max_min_values[e]: the value extra e stands for (0 = crossed out, or not relevant:
+    #: neither or both of Max and Min filled; then 5 to 30).
+    max_min_values: tuple[int, ...] = (0,)
     upper_bonus: int = UPPER_BONUS
     threshold: int = UPPER_BONUS_THRESHOLD
     bonus_points: int = YAHTZEE_BONUS
 
     @property
+    def ordered(self) -> bool:
+        return self.order != "free"
+
+    @property
     def flags(self) -> int:
         """2 when the state follows "the Yahtzee box holds 50" (the bonus), else 1."""
-        return 2 if self.yahtzee_bonus and self.yahtzee_row is not None else 1
+        return 2 if self.extra == "yahtzee" else 1
+
+    @property
+    def extras(self) -> int:
+        """The extra axis's size: 1, 2 (Yahtzee flag) or 27 (Max/Min values 0, 5..30)."""
+        if self.extra == "yahtzee":
+            return 2
+        return len(self.max_min_values)
 
     @property
     def shape(self) -> tuple[int, int, int]:
-        """The table's shape: filled-rows mask × upper total (capped) × Yahtzee flag."""
-        return (1 << len(self.rows), UPPER_STATES, self.flags)
+        """The table's shape: filled-rows mask × upper total (capped) × extra."""
+        return (1 << len(self.rows), UPPER_STATES, self.extras)
+
+    def max_min_index(self, value: int) -> int:
+        """The extra index of the value written in the one filled box of Max and Min."""
+        return self.max_min_values.index(value)
+
+    def state(self, filled: Mapping[str, int]) -> tuple[int, int, int]:
+        """A column's state at the start of a turn: (mask, upper total capped, extra).
+
+        ``filled``: this column's filled boxes, row key → the value written (0 when crossed
+        out). Rows outside ``rows`` (crossed before a tiny game) are ignored.
+        """
+        mask = sum(1 << r for r, row in enumerate(self.rows) if row in filled)
+        pairs = zip(self.rows, self.faces, strict=True)
+        upper = sum(filled.get(row, 0) for row, face in pairs if face)
+        extra = 0
+        if self.extra == "yahtzee":
+            extra = int(filled.get(Row.FIVE_OF_A_KIND) == 50)
+        elif self.extra == "max_min":
+            high = 0 if self.max_crossed else filled.get(Row.MAX)
+            low = 0 if self.min_crossed else filled.get(Row.MIN)
+            if (high is None) != (low is None):
+                extra = self.max_min_index(high if low is None else low)  # type: ignore[arg-type]
+        return mask, min(upper, self.threshold), extra
 
 
 def build_model(config: Config) -> Model:
@@ -136,22 +217,24 @@ def build_model(config: Config) -> Model:
     options = dict(config.options)
     solver = dict(config.solver) or SOLVER_OPTIONS
     columns = rules.columns(options)
-    if len(columns) != 1:
+    if config.column is None and len(columns) != 1:
         raise Unsupported(
-            f"{rules.key} with {len(columns)} columns: exact play is out of reach "
-            "(only one-column configurations are solved)."
+            f"{rules.key} with {len(columns)} columns: exact play is out of reach (one "
+            "column at a time is solved: name it with column=…)."
         )
-    if columns[0] not in (Column.FREE, Column.DOWN):
-        raise Unsupported(f"Column {columns[0]} is not solved.")
+    column = config.column or columns[0]
+    if column not in columns:
+        raise Unsupported(f"{rules.key} has no {column} column with these options.")
+    order = {Column.DOWN: "down", Column.UP: "up"}.get(column, "free")  # type: ignore[call-overload]
     sheet = rules.rows(options)
     rows = sheet if config.rows is None else tuple(r for r in sheet if r in config.rows)
     if config.rows is not None and set(config.rows) - set(sheet):
         raise Unsupported(f"Rows not on the {rules.key} sheet: {set(config.rows) - set(sheet)}.")
-    if columns[0] == Column.DOWN and rows != sheet[len(sheet) - len(rows) :]:
+    if order == "down" and rows != sheet[len(sheet) - len(rows) :]:
         # Crossed boxes of an ordered column are its first ones.
-        raise Unsupported("An ordered column's open rows are the last ones of its sheet.")
-    if Row.MAX in rows or Row.MIN in rows:
-        raise Unsupported("Max and Min are not solved yet: use max_min=false.")
+        raise Unsupported("A down column's open rows are the last ones of its sheet.")
+    if order == "up" and rows != sheet[: len(rows)]:
+        raise Unsupported("An up column's open rows are the first ones of its sheet.")
     scorers = [rules.scorers[row] for row in rows]
     scores = np.array([[scorer(hand) for hand in HANDS] for scorer in scorers], dtype=np.float64)
     faces = tuple(scorer.face if isinstance(scorer, FaceSum) else 0 for scorer in scorers)
@@ -169,18 +252,45 @@ def build_model(config: Config) -> Model:
     yahtzee_row = rows.index(Row.FIVE_OF_A_KIND) if Row.FIVE_OF_A_KIND in rows else None
     scores.setflags(write=False)
     joker_scores.setflags(write=False)
+    yahtzee_bonus = rules.joker and solver["yahtzee_bonus"] and in_sheet
+    extra = "yahtzee" if yahtzee_bonus and yahtzee_row is not None else "none"
+    max_min: dict[str, Any] = {}
+    if Row.MAX in rows or Row.MIN in rows:
+        extra = "max_min"
+        # Every value either box can hold: crossed out (0), or what its scorer gives.
+        written = {rules.score(row, hand) for row in (Row.MAX, Row.MIN) for hand in HANDS}
+        max_min = {
+            "max_row": rows.index(Row.MAX) if Row.MAX in rows else None,
+            "min_row": rows.index(Row.MIN) if Row.MIN in rows else None,
+            "max_crossed": Row.MAX not in rows,
+            "min_crossed": Row.MIN not in rows,
+            "max_min_values": tuple(sorted(written | {0})),
+        }
     return Model(
         config=config,
         rows=rows,
-        ordered=columns[0] == Column.DOWN,
+        order=order,
+        rolls=1 if column == Column.DRY else 3,
         scores=scores,
         faces=faces,
         yahtzee_row=yahtzee_row,
         yahtzee_crossed=in_sheet and yahtzee_row is None,
         joker=rules.joker and solver["joker"] and in_sheet,
-        yahtzee_bonus=rules.joker and solver["yahtzee_bonus"] and in_sheet,
+        yahtzee_bonus=yahtzee_bonus,
         joker_scores=joker_scores,
+        extra=extra,
+        **max_min,
     )
+
+
+def max_min_gain(high: int | None, low: int | None, row: str, value: int) -> int:
+    """What writing ``value`` in Max or Min (``row``) adds to the total, by the engine's rule."""
+    before = max_min_points(high, low)[0]
+    if row == Row.MAX:
+        high = value
+    else:
+        low = value
+    return max_min_points(high, low)[0] - before
 
 
 def one_column_configs() -> list[Config]:
@@ -193,3 +303,28 @@ def one_column_configs() -> list[Config]:
             if len(rules.columns(options)) == 1:
                 configs.append(Config.of(rules.key, options))
     return configs
+
+
+def column_configs() -> list[Config]:
+    """The single columns the several-column sheets need, each named once (``Config.of``
+    folds a ``free`` column into the one-column sheet, and the same column of a 3- and a
+    4-column sheet into one)."""
+    configs: list[Config] = []
+    for rules in RULESETS.values():
+        keys = [option.key for option in rules.options]
+        for values in product(*(option.choices for option in rules.options)):
+            options = dict(zip(keys, values, strict=True))
+            columns = rules.columns(options)
+            if len(columns) == 1:
+                continue
+            for column in columns:
+                config = Config.of(rules.key, options, column=column)
+                if config.column is not None and config not in configs:
+                    configs.append(config)
+    return configs
+
+
+def all_configs() -> list[Config]:
+    """Every table ``manage.py solve --all`` builds: the one-column sheets, then the single
+    columns of the others."""
+    return one_column_configs() + column_configs()

@@ -1,39 +1,46 @@
 """Exact optimal solitaire play by dynamic programming over the sheet's states.
 
 A state at the start of a turn is (the filled boxes as a bitmask, the upper total capped at
-the bonus threshold, whether the Yahtzee box holds 50). ``solve`` fills, for every state, the
+the bonus threshold, an "extra": whether the Yahtzee box holds 50, or the value of the one
+filled box of Max and Min; see ``Model``). ``solve`` fills, for every state, the
 expected points still to be written by a player who maximises their final score (the upper
 bonus is counted the moment the threshold is reached, Yahtzee bonuses the moment they are
 won), from the full sheet back to the empty one.
 
 Each turn is the usual three-roll recursion: the value of each final hand (the best box),
 then twice the value of each hand before a reroll (the best keep, whose value is the
-transition matrix times the values after the roll). A filled-mask's turn is computed for all
-its upper totals and flags at once, as one numpy array per step.
+transition matrix times the values after the roll); a ``dry`` column has one roll only. A
+filled-mask's turn is computed for all its upper totals and extras at once, as one numpy array
+per step. Max and Min may also be crossed out on purpose (a 0 that voids the pair can beat a
+Min above Max), so their boxes take the better of the dice's score and the cross.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from .dice import HANDS, best_keeps, keep_levels
-from .model import FIVE_ALIKE, UPPER_STATES, Model
+from games.rules.rulesets import Row
+
+from .dice import FIRST_ROLL, HANDS, best_keeps, keep_levels
+from .model import FIVE_ALIKE, UPPER_STATES, Model, max_min_gain
 
 Progress = Callable[[int, int, float], None]
 
 
 @dataclass(frozen=True)
 class Turn:
-    """One turn's values for every hand, each of shape (252, upper totals, flags): the upper
-    totals 0 to the most this mask can have met (``Solver.reach``).
+    """One turn's values for every hand, each of shape (252, upper totals, extras): the upper
+    totals 0 to the most this mask can have met (``Solver.reach``), the extras those this
+    mask can meet (``Solver.extras``: 1, or the model's whole extra axis).
 
     ``final[h]``: the best box's value (its points plus what follows) for last-roll hand h;
     ``second[h]`` / ``first[h]``: the best keep's value with one / two rolls left; ``start``:
-    the turn's value before the first roll, shape (upper totals, flags).
+    the turn's value before the first roll, shape (upper totals, extras). A ``dry`` column
+    has no reroll: ``second`` and ``first`` are ``final`` and ``keep_values`` is empty.
     """
 
     final: np.ndarray
@@ -45,6 +52,10 @@ class Turn:
     box_values: dict[int, np.ndarray]
     #: keep_values[rolls_left]: the value of each of the 462 keeps before that roll.
     keep_values: dict[int, np.ndarray]
+    #: cross_values[r]: crossing open row r out (0 points) and what follows, shape (upper
+    #: totals, extras); with ``keep_details`` only. Max's and Min's ``box_values`` are the
+    #: dice's score; ``final`` counts the cross too.
+    cross_values: dict[int, np.ndarray] = field(default_factory=dict)
 
 
 class Solver:
@@ -65,12 +76,38 @@ class Solver:
                 self.next_upper[r] = np.minimum(reached, threshold).astype(np.intp)
                 bonus = (upper[None, :] < threshold) & (reached >= threshold)
                 self.upper_gain[r] = s + model.upper_bonus * bonus
+        # Max and Min: each one's partner (its row index, or None when crossed beforehand);
+        # written alone, the extra index its value leads to; written second, what it adds
+        # for each extra (the partner's value), the dice's score or crossed out (0).
+        self.partner: dict[int, int | None] = {}
+        self.alone_index: dict[int, np.ndarray] = {}
+        self.pair_gain: dict[int, np.ndarray] = {}
+        self.pair_cross: dict[int, np.ndarray] = {}
+        values = model.max_min_values
+        pairs = ((model.max_row, Row.MAX, model.min_row), (model.min_row, Row.MIN, model.max_row))
+        for r, key, partner in pairs:
+            if r is None:
+                continue
+            self.partner[r] = partner
+            scores = [int(x) for x in model.scores[r]]
+            self.alone_index[r] = np.array([model.max_min_index(x) for x in scores], np.intp)
+
+            def gain(value: int, other: int, key: str = key) -> int:
+                high, low = (None, other) if key == Row.MAX else (other, None)
+                return max_min_gain(high, low, key, value)
+
+            self.pair_gain[r] = np.array([[gain(x, v) for v in values] for x in scores], float)
+            self.pair_cross[r] = np.array([gain(0, v) for v in values], float)
 
     # --- one turn --------------------------------------------------------------------------
 
     def open_rows(self, mask: int) -> list[int]:
         rows = [r for r in range(len(self.model.rows)) if not mask >> r & 1]
-        return rows[:1] if self.model.ordered else rows
+        if self.model.order == "down":
+            return rows[:1]
+        if self.model.order == "up":
+            return rows[-1:]
+        return rows
 
     def yahtzee_filled(self, mask: int) -> bool:
         model = self.model
@@ -85,19 +122,57 @@ class Solver:
         most = sum(5 * face for r, face in enumerate(self.model.faces) if mask >> r & 1)
         return min(most, self.model.threshold) + 1
 
-    def _box_value(self, table: np.ndarray, mask: int, r: int) -> np.ndarray:
-        """Row r's value for every final hand and met state: (252, upper totals, flags)."""
+    def _max_min_filled(self, mask: int) -> tuple[bool, bool]:
         model = self.model
-        n = self.reach(mask)
-        after = table[mask | 1 << r]  # (upper totals, flags)
+        high = model.max_crossed if model.max_row is None else bool(mask >> model.max_row & 1)
+        low = model.min_crossed if model.min_row is None else bool(mask >> model.min_row & 1)
+        return high, low
+
+    def extras(self, mask: int) -> int:
+        """How many extras a turn from ``mask`` can meet: the Yahtzee flag's 2; Max/Min's
+        whole axis when exactly one of them is filled; else 1 (extra 0). The others stay 0
+        in the table and are never read."""
+        model = self.model
+        if model.extra == "max_min":
+            high, low = self._max_min_filled(mask)
+            return model.extras if high != low else 1
+        return model.extras
+
+    def _partner_filled(self, mask: int, r: int) -> bool:
+        partner = self.partner[r]
+        return partner is None or bool(mask >> partner & 1)
+
+    def _box_value(self, table: np.ndarray, mask: int, r: int) -> np.ndarray:
+        """Row r's value with the dice's score, for every final hand and met state:
+        (252, upper totals, extras)."""
+        model = self.model
+        n, ex = self.reach(mask), self.extras(mask)
+        after = table[mask | 1 << r]  # (upper totals, extras)
         s = model.scores[r]
         if r in self.next_upper:
-            return self.upper_gain[r][:, :n, None] + after[self.next_upper[r][:, :n]]
+            return self.upper_gain[r][:, :n, None] + after[:, :ex][self.next_upper[r][:, :n]]
         if r == model.yahtzee_row and model.flags == 2:
             # Fifty in the Yahtzee box makes later five-alikes earn the bonus.
             follow = np.where((s == 50)[:, None], after[None, :n, 1], after[None, :n, 0])
             return s[:, None, None] + follow[:, :, None]
-        return s[:, None, None] + after[None, :n, :]
+        if r in self.partner:
+            if self._partner_filled(mask, r):
+                # The pair complete: what this write adds for each partner's value.
+                return self.pair_gain[r][:, None, :] + after[None, :n, 0, None]
+            # Written first: its value becomes the extra.
+            return (s[:, None] + after[:n, self.alone_index[r]].T)[:, :, None]
+        return s[:, None, None] + after[None, :n, :ex]
+
+    def _cross_value(self, table: np.ndarray, mask: int, r: int) -> np.ndarray:
+        """Crossing row r out (0 points) and what follows: (upper totals, extras)."""
+        n, ex = self.reach(mask), self.extras(mask)
+        after = table[mask | 1 << r]
+        if r in self.partner and self._partner_filled(mask, r):
+            return self.pair_cross[r][None, :] + after[:n, 0, None]
+        if r in self.partner or (r == self.model.yahtzee_row and self.model.flags == 2):
+            # Max or Min crossed first: extra 0 (the value 0); the Yahtzee box: no bonus.
+            return np.broadcast_to(after[:n, 0, None], (n, ex)).copy()
+        return after[:n, :ex].copy()
 
     def _joker(self, table: np.ndarray, mask: int, face: int, open_rows: list[int]) -> np.ndarray:
         """The best box for five ``face``s under the forced Joker: (upper totals, flags)."""
@@ -106,14 +181,14 @@ class Solver:
         same = [r for r in open_rows if model.faces[r] == face]
         lower = [r for r in open_rows if not model.faces[r]]
         n = self.reach(mask)
-        best = np.full((n, table.shape[2]), -np.inf)
+        best = np.full((n, self.extras(mask)), -np.inf)
         if same:
             # The upper box of the face, when open, is mandatory.
             return self._box_value(table, mask, same[0])[h]
         if lower:
             # Any open lower box, the fixed-score ones at their full value.
             for r in lower:
-                after = table[mask | 1 << r, :n]
+                after = table[mask | 1 << r, :n, : best.shape[1]]
                 np.maximum(best, model.joker_scores[r, face - 1] + after, out=best)
             return best
         for r in open_rows:  # only upper boxes left: zero in any of them
@@ -123,14 +198,19 @@ class Solver:
     def turn(self, table: np.ndarray, mask: int, keep_details: bool = False) -> Turn:
         model = self.model
         rows = self.open_rows(mask)
-        shape = (len(HANDS), self.reach(mask), table.shape[2])
+        shape = (len(HANDS), self.reach(mask), self.extras(mask))
         final = np.full(shape, -np.inf)
         box_values: dict[int, np.ndarray] = {}
+        cross_values: dict[int, np.ndarray] = {}
         for r in rows:
             value = self._box_value(table, mask, r)
             if keep_details:
                 box_values[r] = np.broadcast_to(value, shape).copy()
+                cross_values[r] = self._cross_value(table, mask, r)
             np.maximum(final, value, out=final)
+            if r in self.partner:
+                # Crossing Max or Min out can beat writing the dice (a Min above Max).
+                np.maximum(final, self._cross_value(table, mask, r), out=final)
         if self.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
             every_open = [r for r in range(len(model.rows)) if not mask >> r & 1]
             for face in range(1, 7):
@@ -146,6 +226,17 @@ class Solver:
         columns = final.shape[1] * final.shape[2]
         flat = final.reshape(len(HANDS), columns)
         keep_values: dict[int, np.ndarray] = {}
+        if model.rolls == 1:
+            # A dry column: the dice of the first roll are written, no reroll.
+            return Turn(
+                final=final,
+                second=final,
+                first=final,
+                start=(FIRST_ROLL @ flat).reshape(shape[1:]),
+                box_values=box_values,
+                keep_values=keep_values,
+                cross_values=cross_values,
+            )
         after_roll = flat
         before = []
         for rolls_left in (1, 2):
@@ -163,6 +254,7 @@ class Solver:
             start=start.reshape(shape[1:]),
             box_values=box_values,
             keep_values=keep_values,
+            cross_values=cross_values,
         )
 
     def _joker_details(
@@ -188,7 +280,7 @@ class Solver:
             if not allowed:
                 box_values[r][h] = -np.inf
             elif not same and lower:
-                after = table[mask | 1 << r, : self.reach(mask)]
+                after = table[mask | 1 << r, : self.reach(mask), : self.extras(mask)]
                 box_values[r][h] = model.joker_scores[r, face - 1] + after
 
     # --- the whole table -------------------------------------------------------------------
@@ -196,11 +288,15 @@ class Solver:
     def masks(self) -> list[int]:
         """The sets of filled boxes a turn can start from, each after all its successors.
 
-        A successor has one more bit, so a larger number: counting down meets it first. An
-        ordered column is only ever filled from the top, so only its prefixes are met.
+        A successor has one more bit, so a larger number: counting down meets it first. A
+        down column is only ever filled from the top, an up column from the bottom: only
+        the sheet's prefixes, or suffixes, are met.
         """
-        if self.model.ordered:
-            return [(1 << filled) - 1 for filled in range(len(self.model.rows) - 1, -1, -1)]
+        n = len(self.model.rows)
+        if self.model.order == "down":
+            return [(1 << filled) - 1 for filled in range(n - 1, -1, -1)]
+        if self.model.order == "up":
+            return [self.full ^ ((1 << (n - filled)) - 1) for filled in range(n - 1, -1, -1)]
         return list(range(self.full - 1, -1, -1))
 
     def solve(self, progress: Progress | None = None) -> np.ndarray:
@@ -210,7 +306,7 @@ class Solver:
         masks = self.masks()
         for done, mask in enumerate(masks, start=1):
             start = self.turn(table, mask).start
-            table[mask, : len(start)] = start
+            table[mask, : start.shape[0], : start.shape[1]] = start
             if progress and (done % 256 == 0 or done == len(masks)):
                 progress(done, len(masks), time.monotonic() - begun)
         return table

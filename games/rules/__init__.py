@@ -6,7 +6,7 @@ Joker and bonuses. Everything else asks it.
 
 from .dice import ALL_HANDS, Dice, parse_dice
 from .errors import IllegalMove
-from .game import Box, ColumnTotals, Game, Move, Played
+from .game import Box, ColumnTotals, Game, Move, Played, max_min_points
 from .rulesets import (
     RULESETS,
     UPPER_ROWS,
@@ -34,6 +34,7 @@ __all__ = [
     "Row",
     "RuleSet",
     "get_ruleset",
+    "max_min_points",
     "next_starter",
     "parse_dice",
 ]

@@ -87,6 +87,21 @@ def _box(value: int, crossed: bool) -> Box:
     return box
 
 
+def max_min_points(high: int | None, low: int | None) -> tuple[int, bool]:
+    """What a column's Max and Min add to its lower section, and whether they are void.
+
+    ``high`` / ``low``: the value written in Max / Min (0 when crossed out), None while the
+    box is open. Once both are filled, Max at or below Min makes both count 0.
+    """
+    if high is None:
+        return (0 if low is None else low), False
+    if low is None:
+        return high, False
+    if high <= low:
+        return 0, True
+    return high + low, False
+
+
 @dataclass(frozen=True)
 class ColumnTotals:
     upper: int
@@ -654,13 +669,9 @@ class Game:
         """What Max and Min add to the column's lower section, and whether they are void."""
         sheet = self._sheets[player]
         high, low = sheet.get((column, _MAX)), sheet.get((column, _MIN))
-        if high is None:
-            return (0 if low is None else low.value or 0), False
-        if low is None:
-            return high.value or 0, False
-        if (high.value or 0) <= (low.value or 0):
-            return 0, True
-        return (high.value or 0) + (low.value or 0), False
+        return max_min_points(
+            None if high is None else high.value or 0, None if low is None else low.value or 0
+        )
 
     def _count_column(self, player: int, column: str) -> ColumnTotals:
         upper, progress, lower, _total = self._sums[player][column]

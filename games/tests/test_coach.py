@@ -28,8 +28,15 @@ from games.rules import ALL_HANDS, Game, Move, get_ruleset
 from games.rules.dice import FACES
 
 
-def brute_force(ruleset: str, rows: tuple[str, ...], options=None, joker=True) -> float:
-    """Expected final score of optimal play, by plain recursion over the engine's game."""
+def brute_force(
+    ruleset: str, rows: tuple[str, ...], options=None, joker=True, column=None
+) -> float:
+    """Expected final score of optimal play, by plain recursion over the engine's game.
+
+    ``column``: on a sheet of several columns, the one played (every box of the others is
+    crossed out first). At each roll the player may write (any box ``preview`` offers, the
+    dry column's on the first roll only) or cross out any box they may play, or roll again.
+    """
     rules = get_ruleset(ruleset)
     if not joker:
         # The literature's game without Yahtzee bonus and Joker: the engine's rule set with
@@ -38,17 +45,44 @@ def brute_force(ruleset: str, rows: tuple[str, ...], options=None, joker=True) -
 
         rules = replace(rules, joker=False)
     game = Game.new(rules, ["solo"], options)
-    for row in game.rows:
-        if row not in rows:
-            game.play(Move(0, row, cross=True))
+    column = column or game.columns[0]
+    while True:
+        others = [
+            (col, row) for col, row in game.playable_cells() if col != column or row not in rows
+        ]
+        if not others:
+            break
+        game.play(Move(0, others[0][1], column=others[0][0], cross=True))
 
     def state() -> tuple:
-        open_rows = tuple(r for r in game.rows if game.is_open(0, game.columns[0], r))
-        totals = game.column_totals(0, game.columns[0])
-        five = game.box(0, game.columns[0], "five_of_a_kind").value
-        return open_rows, totals.upper, five
+        open_rows = tuple(r for r in game.rows if game.is_open(0, column, r))
+        totals = game.column_totals(0, column)
+        five = game.box(0, column, "five_of_a_kind").value
+        # The value of Max or Min while the other is open (once both are filled, what
+        # follows no longer depends on them).
+        high, low = (
+            None if game.is_open(0, column, row) else game.box(0, column, row).value
+            for row in ("max", "min")
+        )
+        single = (high, low) if (high is None) != (low is None) else None
+        return open_rows, totals.upper, five, single
 
     memo: dict[tuple, float] = {}
+
+    def writes(hand, first_roll: bool) -> float:
+        before = game.total(0)
+        best = -np.inf
+        moves = [Move(0, row, column=col, dice=hand) for col, row in game.preview(hand, first_roll)]
+        moves += [
+            Move(0, row, column=col, cross=True)
+            for col, row in game.playable_cells()
+            if first_roll or col != "dry"
+        ]
+        for move in moves:
+            game.play(move)
+            best = max(best, game.total(0) - before + remaining())
+            game.undo()
+        return best
 
     def remaining() -> float:
         if game.finished:
@@ -56,18 +90,12 @@ def brute_force(ruleset: str, rows: tuple[str, ...], options=None, joker=True) -
         key = state()
         if key in memo:
             return memo[key]
-        before = game.total(0)
-        final = {}
-        for hand in ALL_HANDS:
-            best = -np.inf
-            for _column, row in game.preview(hand):
-                game.play(Move(0, row, dice=hand))
-                best = max(best, game.total(0) - before + remaining())
-                game.undo()
-            final[hand] = best
-        values = final
-        for _roll in range(2):
-            values = reroll(values)
+        # After the last roll: write or cross out. Writing earlier is keeping all five dice,
+        # except in a dry column, which only takes the first roll's dice.
+        values = {hand: writes(hand, False) for hand in ALL_HANDS}
+        values = reroll(reroll(values))
+        if column == "dry":
+            values = {hand: max(values[hand], writes(hand, True)) for hand in ALL_HANDS}
         # The first roll: five dice, every ordered outcome.
         value = sum(values[tuple(sorted(roll))] for roll in product(FACES, repeat=5)) / 6**5
         memo[key] = value
@@ -113,6 +141,45 @@ TINY_GAMES = [
     ("yams-columns", ("four_of_a_kind", "chance"), {"columns": 1, "max_min": False}, True),
 ]
 
+#: Max and Min (the value of the filled one is part of the state), and the single columns of
+#: several-column sheets: (rule set, open rows, options, column).
+COLUMN_GAMES = [
+    ("yams-columns", ("max", "min"), {"columns": 1}, None),
+    ("yams-columns", ("max", "min", "chance"), {"columns": 1}, None),
+    # With an upper row: the upper total and Max/Min's value side by side.
+    ("yams-columns", ("ones", "max", "min"), {"columns": 1}, None),
+    # Max crossed beforehand: any Min voids the pair (Min scores nothing).
+    ("yams-columns", ("min", "chance"), {"columns": 1}, None),
+    ("yams-columns", ("max", "four_of_a_kind"), {"columns": 1}, None),
+    # Down: from Max to the bottom, in order. Up: from Min to the top, in order.
+    (
+        "yams-columns",
+        (
+            "max",
+            "min",
+            "three_of_a_kind",
+            "four_of_a_kind",
+            "full_house",
+            "small_straight",
+            "large_straight",
+            "five_of_a_kind",
+            "chance",
+        ),
+        {"columns": 3},
+        "down",
+    ),
+    ("yams-columns", ("ones", "twos", "threes"), {"columns": 3, "max_min": False}, "up"),
+    (
+        "yams-columns",
+        ("ones", "twos", "threes", "fours", "fives", "sixes", "max", "min"),
+        {"columns": 3},
+        "up",
+    ),
+    # Dry: one roll a turn.
+    ("yams-columns", ("max", "min", "chance"), {"columns": 4}, "dry"),
+    ("yams-columns", ("fives", "full_house"), {"columns": 4, "max_min": False}, "dry"),
+]
+
 
 @pytest.mark.parametrize(("ruleset", "rows", "options", "joker"), TINY_GAMES)
 def test_solver_agrees_with_brute_force_on_tiny_games(ruleset, rows, options, joker):
@@ -123,6 +190,15 @@ def test_solver_agrees_with_brute_force_on_tiny_games(ruleset, rows, options, jo
     table = solve(model)
     assert expected_score(table) == pytest.approx(
         brute_force(ruleset, rows, options, joker), abs=1e-9
+    )
+
+
+@pytest.mark.parametrize(("ruleset", "rows", "options", "column"), COLUMN_GAMES)
+def test_max_min_and_single_columns_agree_with_brute_force(ruleset, rows, options, column):
+    model = build_model(Config.of(ruleset, options, rows=rows, column=column))
+    table = solve(model)
+    assert expected_score(table) == pytest.approx(
+        brute_force(ruleset, rows, options, column=column), abs=1e-9
     )
 
 
@@ -167,13 +243,51 @@ def test_turn_details_name_the_best_box():
     assert turn.final[h, 0, 0] == turn.box_values[0][h, 0, 0]
 
 
-def test_several_columns_and_max_min_are_refused():
+def test_several_columns_at_once_are_refused_one_column_is_named():
     with pytest.raises(Unsupported):
         build_model(Config.of("yams-columns", {"columns": 3}))
     with pytest.raises(Unsupported):
-        build_model(Config.of("yams-columns", {"columns": 1}))
+        Config.of("yams-columns", {"columns": 3}, column="dry")
     with pytest.raises(Unsupported):
         Config.of("yam", {"joker": False})
+    # Each column's game is named once: free is the one-column sheet, a 3- and a 4-column
+    # sheet's up column are one game.
+    assert Config.of("yams-columns", {"columns": 3}, column="free") == Config.of(
+        "yams-columns", {"columns": 1}
+    )
+    up = Config.of("yams-columns", {"columns": 4}, column="up")
+    assert up == Config.of("yams-columns", {"columns": 3}, column="up")
+    assert up.name == "yams-columns,column=up"
+    dry = Config.of("yams-columns", {"columns": 4, "max_min": False}, column="dry")
+    assert dry.name == "yams-columns,columns=4,max_min=false,column=dry"
+
+
+def test_state_of_a_sheet_indexes_the_table():
+    model = build_model(Config.of("yams-columns", {"columns": 1}))
+    assert model.shape == (1 << 15, 64, 27)
+    assert model.max_min_values == (0, *range(5, 31))
+    assert model.state({}) == (0, 0, 0)
+    assert model.state({"sixes": 24, "max": 27}) == (0b1100000, 24, 27 - 4)
+    assert model.state({"max": 27, "min": 9})[2] == 0  # both filled: no longer relevant
+    assert model.state({"min": 0})[2] == 0  # Min crossed out: its value is 0
+    yahtzee = build_model(Config.of("yahtzee"))
+    assert yahtzee.state({"five_of_a_kind": 50, "ones": 4})[1:] == (4, 1)
+
+
+def test_crossing_out_min_beats_a_min_above_max():
+    """Max holds 10; with only Min left, a hand summing 20 is better crossed out (0 < 10
+    keeps Max's 10) than written (20 ≥ 10 voids both)."""
+    model = build_model(Config.of("yams-columns", {"columns": 1}, rows=("max", "min")))
+    solver = Solver(model)
+    table = solve(model)
+    mask = 1 << model.rows.index("max")
+    turn = solver.turn(table, mask, keep_details=True)
+    e = model.max_min_index(10)
+    h = HANDS.index((4, 4, 4, 4, 4))
+    r = model.rows.index("min")
+    assert turn.box_values[r][h, 0, e] == -10
+    assert turn.cross_values[r][0, e] == 0
+    assert turn.final[h, 0, e] == 0
 
 
 def test_tables_are_saved_and_loaded_memory_mapped(tmp_path):

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import labels, models, services, tally
+from games import coaching, labels, models, services, tally
 from games.views import table
 from games.views.access import Access, open_evening, open_with_games, remember, shown
 
@@ -30,6 +30,8 @@ def _board_context(
     games: list[tally.LoadedGame],
     access: Access,
 ) -> dict[str, Any]:
+    # Finished games that ended before their coach table was built are analysed once now.
+    coaching.keep_missing(games)
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
     latest = board.latest
@@ -37,12 +39,15 @@ def _board_context(
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     # The games the tally counts name its five-alike column (all of them before any ends).
     rulesets = {g.record.ruleset for g in board.finished or board.games}
+    rows = [_tally_row(line, not access.read_only, rulesets) for line in board.lines]
     return {
         "evening": shown(evening, access),
         "read_only": access.read_only,
         "big": big,
         # Spectators get names without links: the statistics read this browser's evenings.
-        "tally_rows": [_tally_row(line, not access.read_only, rulesets) for line in board.lines],
+        "tally_rows": rows,
+        # Why a line shows "—" for its points lost per turn, each reason once.
+        "lost_notes": sorted({row.lost_why for row in rows if row.lost_why}),
         "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
         "finished_count": finished,
         "finished_text": ngettext(
@@ -67,6 +72,9 @@ class TallyRow:
     line: tally.Line
     url: str | None
     details: str
+    #: Average points lost per analysed turn ("1.3"), or "—" and why not.
+    lost: str
+    lost_why: str
 
     @property
     def leads(self) -> bool:
@@ -86,10 +94,22 @@ def _tally_row(line: tally.Line, linked: bool, rulesets: set[str]) -> TallyRow:
             )
         if line.yahtzees:
             parts.append(labels.five_of_a_kind_count(rulesets, line.yahtzees))
+    lost, why = lost_per_turn(line.coach)
+    if line.coach.per_turn is not None:
+        parts.append(_("lost %(points)s/turn") % {"points": lost})
     # The name goes in the query, never the path: a name such as ".." or "a/../b" would
     # be read as folders by the browser, and "%2e%2e" is a dot segment to it as well.
     url = f"{reverse('player_stats')}?{urlencode({'name': line.name})}" if linked else None
-    return TallyRow(line, url, " · ".join(parts))
+    return TallyRow(line, url, " · ".join(parts), lost, why)
+
+
+def lost_per_turn(coached: coaching.Coached) -> tuple[str, str]:
+    """The average points lost per analysed turn as shown ("1.3", with "(estimate)" when
+    some are), or "—"; and why there is none."""
+    if coached.per_turn is None:
+        return "—", coached.why_none()
+    shown = floatformat(coached.per_turn, 1)
+    return (f"{shown} ({_('estimate')})" if coached.estimate else shown), ""
 
 
 def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, Any] | None:

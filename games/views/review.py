@@ -7,11 +7,13 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils import formats
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from games import charts, services, tally
+from games import charts, coaching, labels, services, tally
 from games.sheet import build, describe_turn
 from games.views import table
 from games.views.access import Access, find_game, int_param, shown
@@ -19,7 +21,7 @@ from games.views.access import Access, find_game, int_param, shown
 
 def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
-    seats, entries = services.read(game)
+    seats, entries = coaching.read(game)
     count = len(entries)
     turn = min(max(int_param(request.GET.get("turn"), count), 0), count)
     focus = int_param(request.GET.get("p"), -1)
@@ -38,6 +40,10 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
             if column.player == last.move.player and column.column == last.column:
                 column.cells[last.row].state += " just-played"
     state = loaded.state
+    analysis = coaching.analysed(game, seats, entries)
+    if state.finished and analysis.available and coaching.kept(game) is None:
+        # Kept with the result, for the leaderboard (once: a table built after the game).
+        coaching.keep(game, analysis)
     base = access.url("review", number)
     view = request.GET.get("view")
     keep_view = f"&view={view}" if view in ("table", "focus") else ""
@@ -61,6 +67,7 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
         "step_last": step(count) if turn < count else None,
         "described": (describe_turn(state, last) if last else None),
         "chart": _running_totals_chart(state.players, running, turn),
+        "coach": _coach(analysis, state, turn, step),
         "legend": [
             {"name": name, "total": total, "style": charts.style(index)}
             for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
@@ -74,6 +81,152 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
         "board_url": access.url("board"),
     }
     return render(request, "evenings/review.html", context)
+
+
+# --- the coach's words ------------------------------------------------------------------------
+
+
+def _points(value: float) -> str:
+    return formats.number_format(round(value, 1), 1)
+
+
+def _signed(value: float) -> str:
+    """+3.2 / −3.2 (a true minus sign), 0.0 unsigned."""
+    shown = round(value, 1)
+    if shown == 0:
+        return _points(0.0)
+    return ("+" if shown > 0 else "−") + _points(abs(shown))
+
+
+def _dice(dice: Sequence[int]) -> str:
+    return " ".join(map(str, dice))
+
+
+def _cell_words(state: services.RulesGame, cell: tuple[str, str]) -> str:
+    column, row = cell
+    words = labels.row_label(state.ruleset.key, row)
+    if len(state.columns) > 1:
+        words = f"{words} {labels.COLUMN_SYMBOLS.get(column, column)}"
+    return words
+
+
+def _best_words(decision: coaching.Decision, state: services.RulesGame) -> str:
+    """The best option in the players' words: "keep 6 6 6", "stop", "Sixes"."""
+    if decision.kind == coaching.BOX:
+        box = _cell_words(state, decision.best_cell)
+        return _("cross out %(box)s") % {"box": box} if decision.best_crossed else box
+    kept = decision.best_kept or ()
+    if len(kept) == 5:
+        return _("stop rolling")
+    if not kept:
+        return _("roll all five again")
+    return _("keep %(dice)s") % {"dice": _dice(kept)}
+
+
+def _taken_words(decision: coaching.Decision, state: services.RulesGame) -> str:
+    if decision.kind == coaching.BOX:
+        box = _cell_words(state, decision.cell)
+        if decision.crossed:
+            return _("crossed out %(box)s") % {"box": box}
+        return _("%(points)s in %(box)s") % {"points": decision.points, "box": box}
+    if decision.kind == coaching.STOP:
+        return _("stopped rolling")
+    if not decision.kept:
+        return _("rolled all five again")
+    if len(decision.kept) == 5:
+        return _("kept all five")
+    return _("kept %(dice)s") % {"dice": _dice(decision.kept)}
+
+
+def _cost_words(lost: float) -> str:
+    if lost == 0.0:
+        return _("best choice")
+    return _("cost %(points)s points") % {"points": _points(lost)}
+
+
+def _decision_label(decision: coaching.Decision, after_stop: bool) -> str:
+    if decision.kind == coaching.BOX and decision.roll == 0:
+        return _("Final dice")
+    if after_stop:
+        return _("The box")
+    return _("Roll %(n)s") % {"n": decision.roll}
+
+
+def _turn_view(turn: coaching.TurnAnalysis, state: services.RulesGame, step: Any) -> dict[str, Any]:
+    decisions = []
+    for index, d in enumerate(turn.decisions):
+        # The box after a stop is chosen on the dice the stop kept: no roll between.
+        after_stop = index > 0 and turn.decisions[index - 1].kind == coaching.STOP
+        decisions.append(
+            {
+                "label": _decision_label(d, after_stop),
+                "dice": () if after_stop else d.hand,
+                "taken": _taken_words(d, state),
+                "best": _best_words(d, state),
+                "is_best": d.best,
+                "cost": _cost_words(d.loss),
+            }
+        )
+    best = [_best_words(d, state) for d in turn.decisions]
+    best_text = best[0] if best else ""
+    for words in best[1:]:
+        best_text = _("%(first)s, then %(next)s") % {"first": best_text, "next": words}
+    return {
+        "number": turn.number,
+        "url": step(turn.number),
+        "name": state.players[turn.player],
+        "kind": turn.kind,
+        "analysed": turn.analysed,
+        "costly": turn.costly,
+        "lost": _points(turn.lost),
+        "cost": _cost_words(turn.lost) if turn.analysed else "",
+        "is_best": turn.analysed and turn.lost == 0.0,
+        "best": best_text,
+        "luck": _signed(turn.luck),
+        "cell": _cell_words(state, turn.cell),
+        "decisions": decisions,
+    }
+
+
+def _coach(
+    analysis: coaching.Analysis, state: services.RulesGame, turn: int, step: Any
+) -> dict[str, Any]:
+    """What the review says of the choices: the step shown, each turn, each player."""
+    turns = [_turn_view(t, state, step) for t in analysis.turns]
+    players = [
+        {
+            "name": name,
+            "analysed": summary.analysed,
+            "turns": summary.turns,
+            "analysed_text": _("%(analysed)s / %(turns)s")
+            % {"analysed": summary.analysed, "turns": summary.turns},
+            "lost": _points(summary.lost) if summary.analysed else "—",
+            "luck": _signed(summary.luck) if summary.analysed else "—",
+        }
+        for name, summary in zip(state.players, analysis.players, strict=True)
+    ]
+    analysed = sum(1 for t in analysis.turns if t.analysed)
+    value_turns = sum(1 for t in analysis.turns if t.kind == coaching.VALUE)
+    return {
+        "available": analysis.available,
+        "command": analysis.missing,
+        "unsupported": analysis.unsupported,
+        "estimate": analysis.estimate,
+        "threshold": _points(coaching.COSTLY),
+        "shown": turns[turn - 1] if turn else None,
+        "turns": turns,
+        "costly": [t for t in turns if t["costly"]],
+        "players": players,
+        "analysed": analysed,
+        "value_turns": value_turns,
+        "value_text": ngettext(
+            "%(n)s turn had no dice recorded (its value was typed): it is not analysed.",
+            "%(n)s turns had no dice recorded (their values were typed): they are not analysed.",
+            value_turns,
+        )
+        % {"n": value_turns},
+        "dice_turns": sum(1 for t in analysis.turns if t.kind == coaching.DICE),
+    }
 
 
 def _running_totals_chart(

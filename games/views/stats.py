@@ -9,11 +9,13 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from games import charts, known, labels, models, services, tally
+from games import charts, coaching, known, labels, models, services, tally
 from games.views import table
 from games.views.access import Access, percent
+from games.views.board import lost_per_turn
 from games.views.evening import game_summaries
 
 HISTORY_PAGE_SIZE = 20
@@ -49,6 +51,24 @@ def history(request: table.HtmxHttpRequest) -> HttpResponse:
     return render(request, "evenings/history.html", {"page": page, "items": items})
 
 
+def _lost_text(coached: coaching.Coached, why: str) -> str:
+    """The note under the statistics on points lost per turn: what it is, or why there is
+    none."""
+    if why:
+        return _("Lost per turn: none yet (%(why)s).") % {"why": why}
+    return ngettext(
+        "Lost per turn: the expected points their choices cost, on average, against optimal"
+        " play (the coach), over the %(n)s turn whose dice were recorded.",
+        "Lost per turn: the expected points their choices cost, on average, against optimal"
+        " play (the coach), over the %(n)s turns whose dice were recorded.",
+        coached.analysed,
+    ) % {"n": coached.analysed}
+
+
+def _plays(game: services.LoadedGame, key: str) -> bool:
+    return any(tally.name_key(seat.player.name) == key for seat in game.seats)
+
+
 @require_safe
 def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> HttpResponse:
     """One player's numbers over the finished games of the evenings this browser knows."""
@@ -62,7 +82,10 @@ def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> Htt
     if not key or not any(tally.name_key(s.player.name) == key for g in games for s in g.seats):
         # Say why rather than a bare 404: the link was likely shared from another phone.
         return render(request, "evenings/player_unknown.html", {"name": name}, status=404)
+    # Finished games that ended before their coach table was built are analysed once now.
+    coaching.keep_missing(game for game in games if _plays(game, key))
     line = tally.player_line(games, key)
+    lost, lost_why = lost_per_turn(line.coach)
     recent = line.results[-RECENT_GAMES:]
     chart = None
     if recent:
@@ -91,6 +114,9 @@ def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> Htt
         "name": line.name or name,
         "win_rate": percent(line.win_rate),
         "bonus_rate": percent(line.bonus_rate),
+        "lost": lost,
+        "lost_why": lost_why,
+        "lost_text": _lost_text(line.coach, lost_why),
         "chart": chart,
         "rows": rows,
     }

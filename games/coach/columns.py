@@ -1,0 +1,477 @@
+"""One column of a sheet, played from its own table, and the sheets of several columns.
+
+``ColumnPlay`` reads one column's boxes as a state of its table and values each box for
+the 252 final hands, one state at a time (the advice API's building block).
+
+Several columns (``yams-columns`` with 3 or 4) are out of exact reach: their states
+multiply. The coach's policy values a sheet as the sum of its columns' own table values
+(each column as if played alone, one turn per open box: which is the exact value of playing
+the columns one after another, so a lower bound of optimal play) and plays each turn
+exactly against that sum: the box chosen maximises its points plus the sum after it, the
+keeps likewise, the open boxes of all columns sharing the turns. A ``dry`` column only takes
+a turn's first roll, declared before rolling: a turn is either dry (one roll, a dry box) or
+not (three rolls, any other column), whichever the sum expects more of.
+
+Each column's table is the solver's (``Config.of(..., column=…)``: ``down`` and ``up``
+ordered, ``dry`` with first rolls only, Max and Min in the state). ``simulate_columns``
+plays the policy in many games at once; ``pass_bound`` is an upper bound on optimal play
+(see its docstring).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from games.rules.rulesets import get_ruleset
+
+from .dice import FIRST_ROLL, HANDS, KEEPS_OF, best_keeps, keep_levels
+from .model import FIVE_ALIKE, UPPER_STATES, Model
+from .simulate import Result, reroll
+from .solver import Solver
+
+
+@dataclass(frozen=True)
+class Boxes:
+    """One column state's boxes for every final hand."""
+
+    #: writes[r]: (points, value) of writing each of the 252 hands in row r; value -inf
+    #: where the hand may not be written there (the Joker's barred boxes).
+    writes: dict[int, tuple[np.ndarray, np.ndarray]]
+    #: crosses[r]: the value of crossing row r out (the same for every hand).
+    crosses: dict[int, float]
+    #: best[h]: the best box's value for final hand h (crossing out included).
+    best: np.ndarray
+
+
+class ColumnPlay:
+    """A column's boxes valued from its solved table, one state at a time."""
+
+    def __init__(self, model: Model, table: np.ndarray, column: str) -> None:
+        self.model = model
+        self.table = table
+        self.column = column
+        #: A dry column: the dice of a turn's first roll only.
+        self.dry = model.rolls == 1
+        self.solver = Solver(model)
+        # The sets of filled boxes the column's order lets a sheet have.
+        self.masks = set(self.solver.masks()) | {self.solver.full}
+        self.index = {row: r for r, row in enumerate(model.rows)}
+        # A tiny game (``Config.rows``, for tests) counts its other boxes as crossed out
+        # before it starts: the sheet may hold them, the state ignores them.
+        rules = get_ruleset(model.config.ruleset)
+        self.before = set(rules.rows(dict(model.config.options))) - set(model.rows)
+        self.upper_rows = {r for r, face in enumerate(model.faces) if face}
+        self.face_row = {face: r for r, face in enumerate(model.faces) if face}
+        self.yahtzee = model.yahtzee_row
+        self.flagged = model.flags == 2
+        self._cache: OrderedDict[tuple[int, int, int], Boxes] = OrderedDict()
+
+    def state(self, rows: Mapping[str, int]) -> tuple[int, int, int]:
+        """(filled mask, upper total capped, extra) of the column's written boxes (the
+        extra: whether the Yahtzee box holds 50, or the value of the one filled box of Max
+        and Min; ``Model.state``)."""
+        for row, value in rows.items():
+            if row not in self.index and row not in self.before:
+                raise ValueError(f"No {row} box in this sheet's {self.column} column.")
+            if not isinstance(value, int):
+                raise ValueError(f"A box holds a whole number, not {value!r}.")
+        try:
+            state = self.model.state(rows)
+        except ValueError:
+            raise ValueError(f"Max or Min cannot hold these values: {dict(rows)!r}.") from None
+        if state[0] not in self.masks:
+            raise ValueError(f"The {self.column} column is filled in its order.")
+        return state
+
+    def full(self, state: tuple[int, int, int]) -> bool:
+        return state[0] == self.solver.full
+
+    def value(self, state: tuple[int, int, int]) -> float:
+        """The column's own expected points to come (0 when it is full)."""
+        return 0.0 if self.full(state) else float(self.table[state])
+
+    def open_rows(self, mask: int) -> list[int]:
+        return self.solver.open_rows(mask)
+
+    def boxes(self, state: tuple[int, int, int]) -> Boxes:
+        boxes = self._cache.get(state)
+        if boxes is None:
+            boxes = self._cache[state] = self._boxes(*state)
+            if len(self._cache) > 1024:
+                self._cache.popitem(last=False)
+        else:
+            self._cache.move_to_end(state)
+        return boxes
+
+    def after(self, mask: int, r: int, upper, flag):
+        """The table's value after row r is written: upper total(s) and flag(s) given."""
+        return self.table[mask | 1 << r, upper, flag]
+
+    def _boxes(self, mask: int, upper: int, flag: int) -> Boxes:
+        model, solver = self.model, self.solver
+        writes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        crosses: dict[int, float] = {}
+        for r in self.open_rows(mask):
+            points = model.scores[r].copy()
+            cross = None
+            if r in self.upper_rows:
+                value = solver.upper_gain[r][:, upper] + self.after(
+                    mask, r, solver.next_upper[r][:, upper], flag
+                )
+            elif r == self.yahtzee and self.flagged:
+                value = points + self.after(mask, r, upper, (points == 50).astype(np.intp))
+                cross = self.after(mask, r, upper, 0)
+            elif r in solver.partner:
+                # Max or Min: written second, the pair's rule decides what it adds (a Max
+                # at or below Min voids both); written first, its value is the extra.
+                later = self.after(mask, r, upper, 0)
+                if solver._partner_filled(mask, r):
+                    value = solver.pair_gain[r][:, flag] + later
+                    cross = solver.pair_cross[r][flag] + later
+                else:
+                    value = points + self.after(mask, r, upper, solver.alone_index[r])
+                    cross = later
+            else:
+                value = points + self.after(mask, r, upper, flag)
+            writes[r] = (points, np.asarray(value, dtype=np.float64))
+            if cross is None:
+                cross = self.after(mask, r, upper, flag)
+            crosses[r] = float(cross)
+        if solver.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
+            self._joker(mask, upper, flag, writes)
+        best = np.full(len(HANDS), -np.inf)
+        for _points, value in writes.values():
+            np.maximum(best, value, out=best)
+        for value in crosses.values():
+            np.maximum(best, value, out=best)
+        return Boxes(writes, crosses, best)
+
+    def _joker(self, mask: int, upper: int, flag: int, writes) -> None:
+        """Five alike with the Yahtzee box taken: the forced Joker (the engine's
+        ``_joker_rows`` and ``_joker_score``) and the 100 bonus when the box holds 50."""
+        model = self.model
+        bonus = model.bonus_points if self.flagged and flag else 0
+        open_rows = [r for r in range(len(model.rows)) if not mask >> r & 1]
+        lower = [r for r in open_rows if r not in self.upper_rows]
+        for face in range(1, 7):
+            h = FIVE_ALIKE[face - 1]
+            same = self.face_row.get(face)
+            if model.joker:
+                if same is not None and not mask >> same & 1:
+                    allowed = {same}
+                elif lower:
+                    allowed = set(lower)
+                else:
+                    allowed = set(open_rows)
+            else:
+                allowed = set(open_rows)
+            for r, (points, value) in writes.items():
+                if r not in allowed:
+                    value[h] = -np.inf
+                    continue
+                if model.joker and r not in self.upper_rows:
+                    points[h] = model.joker_scores[r, face - 1]
+                    value[h] = points[h] + self.after(mask, r, upper, flag)
+                value[h] += bonus
+
+
+# --- the policy in simulated games ---------------------------------------------------------
+
+#: A dry turn is taken only when the sum expects more of it than this beyond a normal turn:
+#: with one other column open both expect exactly its own value (each column's table is its
+#: own Bellman fixed point), and float rounding must not decide.
+TIE = 1e-9
+
+
+class _ColumnArrays:
+    """A column's table and scores for vectorised play (no Yahtzee bonus, no Joker): each
+    game's column state is (mask, upper total capped, extra: Max's or Min's value)."""
+
+    def __init__(self, play: ColumnPlay) -> None:
+        model, solver = play.model, play.solver
+        if model.joker or model.extra == "yahtzee":
+            raise ValueError("Several columns are only played without Joker and bonus.")
+        self.play = play
+        self.table = np.ascontiguousarray(play.table)
+        self.scores = model.scores.astype(np.int64)
+        self.n = len(model.rows)
+        self.upper = np.array(model.faces, dtype=bool)
+        self.next_upper = solver.next_upper
+        self.upper_gain = solver.upper_gain
+        self.order = model.order
+        self.full = (1 << self.n) - 1
+        self.partner = solver.partner
+        self.alone_index = solver.alone_index
+        self.pair_gain = solver.pair_gain
+        self.pair_cross = solver.pair_cross
+        self.max_row, self.min_row = model.max_row, model.min_row
+
+    def rows_open(self, mask: np.ndarray, r: int) -> np.ndarray:
+        """Whether row r may be written now, for each game (the column's order)."""
+        open_r = (mask >> r & 1) == 0
+        if self.order == "down":
+            low = ~mask & (mask + 1)  # the lowest open row's bit
+            open_r &= low == 1 << r
+        elif self.order == "up":
+            free = self.full & ~mask
+            open_r &= (free >> r) == 1  # the highest open row
+        return open_r
+
+    def partner_filled(self, mask: np.ndarray, r: int) -> np.ndarray:
+        partner = self.partner[r]
+        if partner is None:
+            return np.ones(len(mask), dtype=bool)
+        return (mask >> partner & 1) == 1
+
+    def row_values(self, mask, u, e, r):
+        """(games, 252) values of writing row r, and (games,) of crossing it out."""
+        after = mask | 1 << r
+        if self.upper[r]:
+            later = self.table[after[:, None], self.next_upper[r][:, u].T, e[:, None]]
+            return self.upper_gain[r][:, u].T + later, self.table[after, u, e]
+        if r in self.partner:
+            paired = self.partner_filled(mask, r)
+            later = self.table[after, u, 0]
+            alone = self.table[after[:, None], u[:, None], self.alone_index[r][None, :]]
+            write = np.where(
+                paired[:, None],
+                self.pair_gain[r][:, e].T + later[:, None],
+                self.scores[r][None, :] + alone,
+            )
+            cross = np.where(paired, self.pair_cross[r][e] + later, later)
+            return write, cross
+        cross = self.table[after, u, e]
+        return self.scores[r][None, :] + cross[:, None], cross
+
+    def value(self, mask, u, e):
+        return self.table[mask, u, e]
+
+    def gains(self, mask, u, e):
+        """(games, 252): the best box's value minus the column's value now (-inf if full)."""
+        now = self.value(mask, u, e)
+        best = np.full((len(mask), len(HANDS)), -np.inf)
+        for r in range(self.n):
+            open_r = self.rows_open(mask, r)
+            if not open_r.any():
+                continue
+            write, cross = self.row_values(mask[open_r], u[open_r], e[open_r], r)
+            best[open_r] = np.maximum(best[open_r], np.maximum(write, cross[:, None]))
+        return best - now[:, None]
+
+
+def _max_min_points(high: np.ndarray, low: np.ndarray) -> np.ndarray:
+    """The engine's ``max_min_points`` for each game (-1: the box is open)."""
+    both = (high >= 0) & (low >= 0)
+    alone = np.maximum(high, 0) + np.maximum(low, 0)
+    return np.where(both, np.where(high > low, high + low, 0), alone)
+
+
+def simulate_columns(
+    plays: list[ColumnPlay], games: int, seed: int = 0, chunk: int = 2000, record: int = 0
+) -> tuple[Result, list]:
+    """Play the sum-of-columns policy in ``games`` solitaire games (seeded, in chunks of
+    games in lockstep). Returns the scores, and the moves of the first ``record`` games as
+    (column, row, hand, crossed) per turn."""
+    begun = time.monotonic()
+    rng = np.random.default_rng(seed)
+    columns = [_ColumnArrays(play) for play in plays]
+    scores = []
+    residuals = []
+    moves: list = [[] for _ in range(record)]
+    for first in range(0, games, chunk):
+        g = min(chunk, games - first)
+        score, residual = _play_chunk(columns, g, rng, moves[first : first + g] if record else [])
+        scores.append(score)
+        residuals.append(residual)
+    result = Result(np.concatenate(scores), time.monotonic() - begun)
+    #: residual[t]: at turn t, the points the policy went on to score beyond the sum of
+    #: the columns' own values, in each game.
+    result.residual = np.concatenate(residuals, axis=1)  # type: ignore[attr-defined]
+    return result, moves
+
+
+def calibration(plays: list[ColumnPlay], games: int = 2000, seed: int = 0) -> np.ndarray:
+    """``extra[k]``: what the policy scores on average beyond the sum of the columns' own
+    values from a turn with k open boxes (0 for k = 0), from simulated games: the sum is
+    the value of playing the columns one after another, which the shared turns beat."""
+    result, _ = simulate_columns(plays, games, seed)
+    by_turn = result.residual.mean(axis=1)  # type: ignore[attr-defined]
+    return np.concatenate([[0.0], by_turn[::-1]])
+
+
+def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.ndarray:
+    masks = [np.zeros(g, dtype=np.int64) for _ in columns]
+    uppers = [np.zeros(g, dtype=np.int64) for _ in columns]
+    extras = [np.zeros(g, dtype=np.int64) for _ in columns]
+    # The values written in Max and Min (-1 while open): counted by the pair's rule.
+    highs = [np.full(g, -1, dtype=np.int64) for _ in columns]
+    lows = [np.full(g, -1, dtype=np.int64) for _ in columns]
+    score = np.zeros(g, dtype=np.int64)
+    dry = [c for c, col in enumerate(columns) if col.play.dry]
+    wet = [c for c, col in enumerate(columns) if not col.play.dry]
+    every = np.arange(g)
+    turns = sum(col.n for col in columns)
+    # What each game's total and the columns' values say at the start of each turn.
+    seen = np.zeros((turns, g))
+    for turn in range(turns):
+        caps = [np.minimum(u, col.play.model.threshold) for u, col in zip(uppers, columns)]  # noqa: B905
+        seen[turn] = score
+        for c, col in enumerate(columns):
+            model = col.play.model
+            seen[turn] += col.value(masks[c], caps[c], extras[c])
+            seen[turn] += model.upper_bonus * (uppers[c] >= model.threshold)
+            seen[turn] += _max_min_points(highs[c], lows[c])
+        gains = [col.gains(masks[c], caps[c], extras[c]) for c, col in enumerate(columns)]
+        final = np.max([gains[c] for c in wet], axis=0) if wet else np.full((g, 252), -np.inf)
+        levels = keep_levels(final.T)
+        keeps1 = np.concatenate(levels)
+        second = best_keeps(levels)
+        levels = keep_levels(second)
+        keeps2 = np.concatenate(levels)
+        normal = FIRST_ROLL @ best_keeps(levels)  # (games,): a three-roll turn's gain
+        hands = reroll(rng, np.zeros(g, dtype=np.intp))
+        take_dry = np.zeros(g, dtype=bool)
+        if dry:
+            dry_gain = FIRST_ROLL @ gains[dry[0]].T
+            open_dry = masks[dry[0]] != columns[dry[0]].full
+            take_dry = open_dry & ((dry_gain > normal + TIE) | ~np.isfinite(normal))
+        for keeps in (keeps2, keeps1):
+            candidates = KEEPS_OF[hands]
+            choice = keeps[candidates, every[:, None]].argmax(axis=1)
+            rolled = reroll(rng, candidates[every, choice])
+            hands = np.where(take_dry, hands, rolled)
+        # The box: the best (column, row, write or cross) at the final hand.
+        best = np.full(g, -np.inf)
+        pick_col = np.zeros(g, dtype=np.int64)
+        pick_row = np.zeros(g, dtype=np.int64)
+        pick_cross = np.zeros(g, dtype=bool)
+        for c, col in enumerate(columns):
+            allowed = take_dry if col.play.dry else ~take_dry
+            now = col.value(masks[c], caps[c], extras[c])
+            for r in range(col.n):
+                open_r = col.rows_open(masks[c], r) & allowed
+                if not open_r.any():
+                    continue
+                idx = np.flatnonzero(open_r)
+                write, cross = col.row_values(masks[c][idx], caps[c][idx], extras[c][idx], r)
+                w = write[np.arange(len(idx)), hands[idx]] - now[idx]
+                x = cross - now[idx]
+                for value, crossed in ((w, False), (x, True)):
+                    better = value > best[idx]
+                    sel = idx[better]
+                    best[sel] = value[better]
+                    pick_col[sel], pick_row[sel], pick_cross[sel] = c, r, crossed
+        for c, col in enumerate(columns):
+            mine = np.flatnonzero(pick_col == c)
+            rows = pick_row[mine]
+            points = np.where(pick_cross[mine], 0, col.scores[rows, hands[mine]])
+            pair = np.zeros(len(mine), dtype=bool)
+            for r, written in ((col.max_row, highs[c]), (col.min_row, lows[c])):
+                if r is None:
+                    continue
+                here = rows == r
+                pair |= here
+                # Written first, Max's or Min's value becomes the extra; second, it is 0.
+                first = here & ~col.partner_filled(masks[c][mine], r)
+                alone = np.where(pick_cross[mine], 0, col.alone_index[r][hands[mine]])
+                extras[c][mine[here]] = np.where(first, alone, 0)[here]
+                written[mine[here]] = points[here]
+            score[mine] += np.where(pair, 0, points)
+            uppers[c][mine] += np.where(col.upper[rows], points, 0)
+            masks[c][mine] |= 1 << rows
+        for game, record in enumerate(moves):
+            col = columns[pick_col[game]]
+            record.append(
+                (
+                    col.play.column,
+                    col.play.model.rows[pick_row[game]],
+                    HANDS[hands[game]],
+                    bool(pick_cross[game]),
+                )
+            )
+    for c, col in enumerate(columns):
+        score += col.play.model.upper_bonus * (uppers[c] >= col.play.model.threshold)
+        score += _max_min_points(highs[c], lows[c])
+    return score, score[None, :] - seen
+
+
+# --- an upper bound ------------------------------------------------------------------------
+
+
+def pass_bound(model: Model, passes: int, chunk: int = 64, progress=None) -> list[float]:
+    """Upper bounds on one column's share of optimal play on a sheet of several columns.
+
+    The column alone, over all the sheet's turns, free to let any turn pass (at most
+    ``passes`` of them: the other columns' boxes), each turn's dice rolled and kept as the
+    player likes: the most it can expect. Optimal play of the whole sheet, seen from one
+    column, is one way of playing this game (the turns it lets pass are those written in
+    other columns; what decided them is the history of the dice, which this game sees too),
+    so it expects no more in that column: the sum of the columns' bounds bounds the sheet.
+
+    Returns the bound from the empty column for 0, 1, ..., ``passes`` passes (exact dynamic
+    programming; states: filled boxes × upper total × passes left).
+    """
+    if model.joker or model.extras != 1:
+        raise ValueError("The bound is computed without Joker, bonus, Max and Min.")
+    dry = model.rolls == 1
+    solver = Solver(model)
+    n = len(model.rows)
+    full = (1 << n) - 1
+    masks = solver.masks()  # each after its successors
+    upper_rows = [r for r, face in enumerate(model.faces) if face]
+    figures = []
+    previous = None
+    begun = time.monotonic()
+    for p in range(passes + 1):
+        value = np.zeros((1 << n, UPPER_STATES))
+        pending = [m for m in masks if m != full]
+        # Masks with the same number of filled boxes do not depend on each other.
+        by_count: dict[int, list[int]] = {}
+        for m in pending:
+            by_count.setdefault(m.bit_count(), []).append(m)
+        for count in sorted(by_count, reverse=True):
+            level = np.array(by_count[count], dtype=np.int64)
+            for start in range(0, len(level), chunk):
+                block = level[start : start + chunk]
+                value[block] = _pass_turn(model, solver, value, previous, block, dry, upper_rows)
+        figures.append(float(value[0, 0]))
+        previous = value
+        if progress:
+            progress(p + 1, passes + 1, time.monotonic() - begun)
+    return figures
+
+
+def _pass_turn(model, solver, value, previous, block, dry, upper_rows):
+    """(masks, upper totals): each state's turn value in the game with passes."""
+    b = len(block)
+    if previous is not None:
+        final = np.broadcast_to(previous[block][:, None, :], (b, 252, UPPER_STATES)).copy()
+    else:
+        final = np.full((b, 252, UPPER_STATES), -np.inf)
+    n = len(model.rows)
+    allowed = [set(solver.open_rows(int(m))) for m in block]
+    for r in range(n):
+        open_r = np.array([r in rows for rows in allowed])
+        if not open_r.any():
+            continue
+        after = block[open_r] | 1 << r
+        cross = value[after][:, None, :]  # (masks, 1, upper)
+        if r in upper_rows:
+            later = value[after[:, None, None], solver.next_upper[r][None]]
+            write = solver.upper_gain[r][None] + later
+        else:
+            write = model.scores[r][None, :, None] + cross
+        final[open_r] = np.maximum(final[open_r], np.maximum(write, cross))
+    if dry:
+        return np.einsum("h,bhu->bu", FIRST_ROLL, final)
+    flat = final.transpose(1, 0, 2).reshape(252, b * UPPER_STATES)
+    after_roll = flat
+    for _ in range(2):
+        after_roll = best_keeps(keep_levels(after_roll))
+    start = keep_levels(after_roll)[0][0]
+    return start.reshape(b, UPPER_STATES)
