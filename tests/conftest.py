@@ -107,3 +107,28 @@ def admin_on() -> Iterator[None]:
         route(True)
         yield
     route(False)
+
+
+@pytest.fixture(scope="session")
+def coach_tables(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The coach's ``yam`` table, built once per session into a directory of its own
+    (a few seconds), as ``COACH_TABLES_DIR``."""
+    from games.coach import Config, Tables
+
+    directory = tmp_path_factory.mktemp("coach-tables")
+    Tables(directory).build(Config.of("yam", {}))
+    with override_settings(COACH_TABLES_DIR=directory):
+        yield directory
+
+
+@pytest.fixture(autouse=True)
+def _no_coach_tables(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """Without ``coach_tables`` a test sees no table at all, whatever ``make coach`` built
+    on this machine: the review and the hint then say how to build one."""
+    if "coach_tables" in request.fixturenames:
+        yield
+        return
+    with override_settings(COACH_TABLES_DIR=tmp_path_factory.getbasetemp() / "no-coach-tables"):
+        yield
