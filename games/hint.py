@@ -79,8 +79,8 @@ def hint_for(
     try:
         coach = advisor(ruleset, options, Tables(settings.COACH_TABLES_DIR))
     except NotBuilt as missing:
-        line = _("The coach's hint needs its table: run %(command)s") % {"command": missing.command}
-        return Hint(line=line, command=missing.command)
+        # The command follows the line, as code to type.
+        return Hint(line=_("The coach's hint needs its table:"), command=missing.command)
     except (Unsupported, IllegalMove):
         return Hint(line=_("The coach cannot advise this rule set yet."))
     if len(dice) != 5:

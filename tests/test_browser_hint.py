@@ -24,7 +24,11 @@ pytestmark = pytest.mark.browser
 SHOTS = os.environ.get("SCREENSHOTS")
 WORDS = {
     "en": {"switch": "Coach's hint", "keep": "Coach: keep", "choice": "Coach's choice:"},
-    "fr": {"switch": "Conseil du coach", "keep": "Coach : gardez", "choice": "Choix du coach :"},
+    "fr": {
+        "switch": "Conseil du coach",
+        "keep": "Coach\u00a0: gardez",
+        "choice": "Choix du coach\u00a0:",
+    },
 }
 
 

@@ -188,7 +188,7 @@ def test_it_is_said_in_french(client: Client, coach_tables: Path) -> None:
     with_dice(game, {"dice": [6, 6, 6, 6, 6]})
     text = page(hint_on(client), game, **FRENCH)
     assert "Conseil du coach" in text
-    assert "Choix du coach : Yam (50)." in text
+    assert "Choix du coach\u00a0: Yam (50)." in text
     assert "(choix du coach)" in text
 
 
@@ -253,8 +253,8 @@ def test_keeps_are_said_in_french(client: Client, coach_tables: Path) -> None:
     game = new_game(mode="virtual")
     with_dice(game, {"dice": [6, 3, 6, 1, 6], "held": [False] * 5, "rolls": [], "holds": []})
     text = page(hint_on(client), game, **FRENCH)
-    assert "Coach : gardez 6 6 6 et relancez." in text
-    assert "(coach : à garder)" in text
+    assert "Coach\u00a0: gardez 6 6 6 et relancez." in text
+    assert "(coach\u00a0: à garder)" in text
 
 
 def test_the_keep_ring_prefers_the_dice_already_held() -> None:
@@ -292,10 +292,10 @@ def test_with_no_table_it_says_how_to_build_it(client: Client) -> None:
     game = new_game()
     with_dice(game, {"dice": [6, 6, 6, 2, 3]})
     text = page(hint_on(client), game)
-    assert "needs its table: run python manage.py solve yam" in text
+    assert "needs its table: <code>python manage.py solve yam</code>" in text
     assert marked_cells(text) == []
     french = page(client, game, **FRENCH)
-    assert "besoin de sa table : lancez python manage.py solve yam" in french
+    assert "besoin de sa table\u00a0: <code>python manage.py solve yam</code>" in french
 
 
 def test_a_rule_set_the_coach_cannot_advise_says_so(client: Client, coach_tables: Path) -> None:
