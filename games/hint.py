@@ -13,6 +13,7 @@ The hint reads the game; it never writes a score nor moves the game's version.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,9 +23,11 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from games import labels
-from games.coach.advice import NotBuilt, Unsupported, advisor, sheet_of
+from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor, sheet_of
 from games.coach.tables import Tables
 from games.rules import Game, IllegalMove
+
+logger = logging.getLogger(__name__)
 
 #: The phone's choice, remembered a year (set by the sheet's ``?hint=on|off``).
 COOKIE = "coach_hint"
@@ -83,8 +86,30 @@ def hint_for(
         return Hint(line=_("The coach's hint needs its table:"), command=missing.command)
     except (Unsupported, IllegalMove):
         return Hint(line=_("The coach cannot advise this rule set yet."))
+    except (OSError, ValueError):
+        # A table file that cannot be read: the sheet still plays, without the hint.
+        logger.exception("The coach's table for %s %s could not be read.", ruleset, options)
+        return Hint()
     if len(dice) != 5:
         return Hint(estimate=coach.estimate)
+    try:
+        return _advice(coach, game, player, ruleset, mode, dice, pending, rolls_left)
+    except ValueError:
+        # Dice or a sheet the advisor refuses: never a failed sheet for a hint.
+        logger.exception("No coach's hint for %s dice %s.", ruleset, dice)
+        return Hint()
+
+
+def _advice(
+    coach: Advisor,
+    game: Game,
+    player: int,
+    ruleset: str,
+    mode: str,
+    dice: list[int],
+    pending: Mapping[str, Any],
+    rolls_left: int,
+) -> Hint:
     sheet = sheet_of(game, player)
     first_roll = not pending.get("rolls")
     boxes = coach.boxes(sheet, dice, first_roll=first_roll)

@@ -306,6 +306,22 @@ def test_a_rule_set_the_coach_cannot_advise_says_so(client: Client, coach_tables
     assert marked_cells(text) == []
 
 
+def test_an_advisor_refusing_the_dice_leaves_the_sheet_as_it_was(
+    client: Client, coach_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    coach = coach_of(game)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("refused")
+
+    monkeypatch.setattr(coach, "boxes", refuse)
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [] and "coach-hint" not in text
+    assert 'aria-label="Sixes: 18"' in text
+
+
 def test_a_finished_game_shows_no_hint(client: Client, coach_tables: Path) -> None:
     game = new_game()
     play_some(game, 24)
