@@ -470,19 +470,26 @@ def rolled(pending: dict[str, Any]) -> bool:
 
 
 def roll(pending: dict[str, Any]) -> dict[str, Any]:
-    """The next virtual roll: held dice stay, the others are thrown (at most three rolls)."""
+    """The next virtual roll: held dice stay, the others are thrown (at most three rolls).
+
+    The turn keeps its history for the coach's review: ``rolls``, the dice of each earlier
+    roll, and ``holds``, the dice held at each re-roll (``holds[i]`` the flags ``rolls[i]``
+    was re-rolled with; None for a re-roll made before the history was kept)."""
     dice = pending.get("dice") or []
     held = pending.get("held") or [False] * 5
     rolls = pending.get("rolls") or []
+    holds = list(pending.get("holds") or [])
     if len(dice) == 5 and len(rolls) >= 2:
         raise IllegalMove("rolls", N_("Three rolls are the most a turn has."))
     if len(dice) == 5:
+        holds = [*holds, *[None] * (len(rolls) - len(holds)), [bool(h) for h in held]]
         rolls = [*rolls, dice]
         new = [d if h else _random.randint(1, 6) for d, h in zip(dice, held, strict=True)]
     else:
         new = [_random.randint(1, 6) for _ in range(5)]
         held = [False] * 5
-    return {"dice": new, "held": held, "rolls": rolls}
+        holds = []
+    return {"dice": new, "held": held, "rolls": rolls, "holds": holds}
 
 
 def save_pending(

@@ -31,6 +31,8 @@ class CellView:
     url: str = ""
     #: Written under the Joker (another Yahtzee while the Yahtzee box was taken).
     joker: bool = False
+    #: The coach's choice for the dice on the table (the hint, when asked for).
+    coach: bool = False
 
     @property
     def playable(self) -> bool:
@@ -157,9 +159,11 @@ def build(
     *,
     pick_url: str | None = None,
     scoring: bool = False,
+    coach_cell: tuple[str, str] | None = None,
 ) -> Sheet:
     """The sheet of ``game``. On a player's page, ``pick_url`` (value mode) is the value
-    picker's URL each playable cell links to; ``scoring`` (dice modes): its cells score."""
+    picker's URL each playable cell links to; ``scoring`` (dice modes): its cells score;
+    ``coach_cell``: the current player's box the coach's hint marks."""
     current = game.current_player
     view = view if view in ("table", "focus") else default_view(game)
     if focus is None or not 0 <= focus < len(game.players):
@@ -192,6 +196,8 @@ def build(
                 cell = cells[row] = CellView(column, row, box.value, state, preview, player)
                 if box.filled and game.is_joker(player, column, row):
                     cell.joker = True
+                if player == current and (column, row) == coach_cell:
+                    cell.coach = True
                 if pick_url and cell.playable:
                     cell.url = f"{pick_url}?{urlencode({'column': column, 'row': row})}"
             columns.append(

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from games import conflicts, known, labels, models, services
+from games import conflicts, hint, known, labels, models, services
 from games.forms import NewEveningForm, RenameForm
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
@@ -91,16 +91,24 @@ def game_context(
     # The game's links, each reversed once however often the page shows it.
     urls = GameUrls(evening, game.number)
     view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
+    state = loaded.state
+    rolls_left = _rolls_left(game.pending or {}, state)
+    # The coach's hint, only when this phone asked for it (and never to a spectator).
+    hint_on = not read_only and hint.wanted(request)
+    coach = None
+    if hint_on and not state.finished:
+        coach = hint.hint_for(
+            state, game.ruleset, game.options, game.entry_mode, game.pending or {}, rolls_left
+        )
     sheet = build(
-        loaded.state,
+        state,
         game.pending,
         view,
         _int(request.GET.get("p")),
         pick_url=None if read_only or game.entry_mode != "value" else urls.pick,
         scoring=not read_only and game.entry_mode != "value",
+        coach_cell=coach.cell if coach else None,
     )
-    state = loaded.state
-    rolls_left = _rolls_left(game.pending or {}, state)
     current = state.current_player
     later = None
     if state.finished:
@@ -113,6 +121,8 @@ def game_context(
         # The sheet's own address: the spectator's on a read-only page.
         "sheet_url": urls.watch_sheet if read_only else urls.sheet,
         "sheet": sheet,
+        "hint_on": hint_on,
+        "hint": coach,
         "pending": game.pending or {},
         "rolled": services.rolled(game.pending or {}),
         "can_undo": loaded.turns > 0,
@@ -268,15 +278,22 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         response = render(request, GAME_TEMPLATE, context)
         known.remember_if_opened(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
-        response.set_cookie(
-            VIEW_COOKIE,
-            request.GET["view"],
-            max_age=365 * 86400,
-            samesite="Lax",
-            httponly=True,  # only the server reads it
-            secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
-        )
+        _remember(request, response, VIEW_COOKIE, request.GET["view"])
+    if request.GET.get(hint.COOKIE_PARAM) in (hint.ON, hint.OFF):
+        _remember(request, response, hint.COOKIE, request.GET[hint.COOKIE_PARAM])
     return response
+
+
+def _remember(request: HttpRequest, response: HttpResponse, name: str, value: str) -> None:
+    """A choice of this phone's (the sheet's view, the coach's hint), kept a year."""
+    response.set_cookie(
+        name,
+        value,
+        max_age=365 * 86400,
+        samesite="Lax",
+        httponly=True,  # only the server reads it
+        secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+    )
 
 
 @require_safe

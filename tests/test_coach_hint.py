@@ -1,0 +1,405 @@
+"""The coach's hint at the table (issue 17, item 5), and the roll history the review reads.
+
+The hint is asked for per phone (the Game menu's switch sets a cookie); it marks the box
+and the keep the advice API ranks first, and never writes anything.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import hint, models, services
+from games.coach import Tables
+from games.coach.advice import advisor, sheet_of
+from games.rules import Move
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HX-Request": "true"}
+FRENCH = {"Accept-Language": "fr"}
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def new_game(ruleset: str = "yam", mode: str = "dice", **options: Any) -> models.Game:
+    return services.create_evening(["Ann", "Bob"], ruleset, options, mode, 0)
+
+
+def url(game: models.Game, name: str = "sheet") -> str:
+    return reverse(name, args=[game.evening.token, game.number])
+
+
+def fresh(game: models.Game) -> models.Game:
+    return models.Game.objects.get(pk=game.pk)
+
+
+def state_of(game: models.Game) -> Any:
+    return services.load(fresh(game)).state
+
+
+def with_dice(game: models.Game, pending: dict[str, Any]) -> None:
+    models.Game.objects.filter(pk=game.pk).update(pending=pending)
+
+
+def play_some(game: models.Game, turns: int) -> None:
+    """A few turns for whoever is to play: the first playable cell, its highest offer."""
+    for _ in range(turns):
+        state = state_of(game)
+        column, row = state.playable_cells()[0]
+        value = state.offered_values(row)[-1]
+        services.record_turn(game.pk, Move(state.current_player, row, column, value=value), None)
+
+
+def hint_on(client: Client) -> Client:
+    client.cookies[hint.COOKIE] = hint.ON
+    return client
+
+
+def page(client: Client, game: models.Game, **headers: str) -> str:
+    response = client.get(url(game), headers={**HTMX, **headers})
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def marked_cells(text: str) -> list[tuple[str, str]]:
+    """The (column, row) of every cell the hint marks."""
+    cells = re.findall(
+        r'<td class="cell[^"]*" data-player="\d+" data-column="(\w+)" data-row="(\w+)">'
+        r'(?:(?!</td>).)*?class="tap[^"]*\bcoach\b',
+        text,
+        re.S,
+    )
+    return cells
+
+
+def kept_dice(text: str) -> list[int]:
+    return [int(face) for face in re.findall(r'class="die face-(\d)[^"]*\bcoach-keep\b', text)]
+
+
+def coach_of(game: models.Game) -> Any:
+    from django.conf import settings
+
+    return advisor(game.ruleset, game.options, Tables(settings.COACH_TABLES_DIR))
+
+
+@pytest.fixture
+def no_advisor(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """Counts the hint's calls to the advice API (none expected)."""
+    calls: list[Any] = []
+
+    def refuse(*args: Any) -> Any:
+        calls.append(args)
+        raise AssertionError("The advisor was asked with the hint off.")
+
+    monkeypatch.setattr(hint, "advisor", refuse)
+    return calls
+
+
+# --- the switch ---------------------------------------------------------------------------------
+
+
+def test_it_is_off_by_default_and_never_asks_the_advisor(
+    client: Client, coach_tables: Path, no_advisor: list[Any]
+) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    text = page(client, game)
+    assert 'role="switch" aria-checked="false"' in text
+    assert "coach-hint" not in text and "coach-star" not in text
+    assert marked_cells(text) == [] and no_advisor == []
+
+
+def test_the_switch_sets_a_cookie_and_changes_nothing_in_the_game(
+    client: Client, coach_tables: Path
+) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    before = fresh(game).version, fresh(game).pending
+    response = client.get(url(game), {"hint": "on"}, headers=HTMX)
+    assert response.status_code == 200
+    cookie = response.cookies[hint.COOKIE]
+    assert cookie.value == "on" and cookie["httponly"] and cookie["max-age"] == 365 * 86400
+    text = response.content.decode()
+    assert 'role="switch" aria-checked="true"' in text and 'name="hint" value="off"' in text
+    assert len(marked_cells(text)) == 1
+    # Remembered on this phone: the next render (a poll, a tap) still shows it.
+    assert len(marked_cells(page(client, game))) == 1
+    response = client.get(url(game), {"hint": "off"}, headers=HTMX)
+    assert response.cookies[hint.COOKIE].value == "off"
+    assert marked_cells(response.content.decode()) == []
+    assert (fresh(game).version, fresh(game).pending) == before
+    assert models.Entry.objects.filter(game=game).count() == 0
+
+
+def test_the_switch_works_without_htmx(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    response = client.get(url(game), {"hint": "on"})
+    assert response.status_code == 200
+    assert response.cookies[hint.COOKIE].value == "on"
+    assert 'aria-checked="true"' in response.content.decode()
+
+
+def test_a_spectator_sees_no_hint(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    watch = reverse("watch_sheet", args=[game.evening.view_token, game.number])
+    text = hint_on(client).get(watch, headers=HTMX).content.decode()
+    assert "coach-hint" not in text and 'role="switch"' not in text
+
+
+# --- dice mode ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "dice", [[6, 6, 6, 2, 3], [1, 2, 3, 4, 5], [2, 2, 5, 5, 5], [1, 1, 2, 4, 6]]
+)
+def test_dice_mode_marks_the_advisors_best_box(
+    client: Client, coach_tables: Path, dice: list[int]
+) -> None:
+    game = new_game()
+    play_some(game, 6)
+    with_dice(game, {"dice": dice})
+    state = state_of(game)
+    best = coach_of(game).boxes(sheet_of(state, state.current_player), dice)[0]
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [(best.column, best.row)]
+    assert "(coach&#39;s choice)" in text or "(coach's choice)" in text
+    assert "Coach&#39;s choice:" in text or "Coach's choice:" in text
+    assert "coach-keep" not in text
+
+
+def test_nothing_is_marked_before_the_five_dice_are_in(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6]})
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [] and "coach-hint" not in text
+
+
+def test_it_is_said_in_french(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 6, 6]})
+    text = page(hint_on(client), game, **FRENCH)
+    assert "Conseil du coach" in text
+    assert "Choix du coach\u00a0: Yam (50)." in text
+    assert "(choix du coach)" in text
+
+
+def test_the_hint_costs_little(client: Client, coach_tables: Path) -> None:
+    """The hint adds at most a few milliseconds to a render (the advice API's own turn
+    cache is cold for a new sheet: this measures each new turn, not a cached one)."""
+    game = new_game()
+    hint_on(client)
+    state = state_of(game)
+    coach_of(game)  # the table mapped once per process, as a server would
+    spent = []
+    for dice in ([6, 6, 6, 2, 3], [1, 2, 3, 4, 5], [4, 4, 1, 1, 2]):
+        with_dice(game, {"dice": dice})
+        start = time.perf_counter()
+        hint.hint_for(state, game.ruleset, game.options, "dice", {"dice": dice}, 0)
+        spent.append(time.perf_counter() - start)
+    assert min(spent) < 0.005, spent
+
+
+# --- virtual dice -------------------------------------------------------------------------------
+
+
+def test_after_a_roll_it_marks_the_dice_to_keep(client: Client, coach_tables: Path) -> None:
+    game = new_game(mode="virtual")
+    dice = [6, 3, 6, 1, 6]
+    with_dice(game, {"dice": dice, "held": [False] * 5, "rolls": [], "holds": []})
+    state = state_of(game)
+    best = coach_of(game).keeps(sheet_of(state, 0), dice, 2)[0]
+    assert best.kept == (6, 6, 6)
+    text = page(hint_on(client), game)
+    assert sorted(kept_dice(text)) == [6, 6, 6]
+    assert "Coach: keep 6 6 6 and roll again." in text
+    assert marked_cells(text) == []
+    assert text.count("(coach: keep)") == 3
+
+
+def test_after_the_last_roll_it_marks_the_box(client: Client, coach_tables: Path) -> None:
+    game = new_game(mode="virtual")
+    dice = [6, 3, 6, 1, 6]
+    rolls = [[6, 2, 6, 1, 5], [6, 2, 6, 1, 6]]
+    holds = [[True, False, True, False, False], [True, False, True, False, True]]
+    with_dice(game, {"dice": dice, "held": holds[1], "rolls": rolls, "holds": holds})
+    state = state_of(game)
+    best = coach_of(game).boxes(sheet_of(state, 0), dice, first_roll=False)[0]
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [(best.column, best.row)] and kept_dice(text) == []
+
+
+def test_a_roll_the_coach_would_stop_at_marks_the_box(client: Client, coach_tables: Path) -> None:
+    game = new_game(mode="virtual")
+    dice = [4, 4, 4, 4, 4]
+    with_dice(game, {"dice": dice, "held": [False] * 5, "rolls": [], "holds": []})
+    state = state_of(game)
+    coach = coach_of(game)
+    assert coach.keeps(sheet_of(state, 0), dice, 2)[0].kept == (4, 4, 4, 4, 4)
+    best = coach.boxes(sheet_of(state, 0), dice)[0]
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [(best.column, best.row)] and kept_dice(text) == []
+
+
+def test_keeps_are_said_in_french(client: Client, coach_tables: Path) -> None:
+    game = new_game(mode="virtual")
+    with_dice(game, {"dice": [6, 3, 6, 1, 6], "held": [False] * 5, "rolls": [], "holds": []})
+    text = page(hint_on(client), game, **FRENCH)
+    assert "Coach\u00a0: gardez 6 6 6 et relancez." in text
+    assert "(coach\u00a0: à garder)" in text
+
+
+def test_the_keep_ring_prefers_the_dice_already_held() -> None:
+    assert hint.keep_slots([6, 6, 2, 6, 6], [False, False, False, True, True], (6, 6)) == {3, 4}
+    assert hint.keep_slots([6, 6, 2, 6, 6], [False] * 5, (6, 6, 6)) == {0, 1, 3}
+    assert hint.keep_slots([1, 2, 3, 4, 5], [False] * 5, ()) == set()
+
+
+def test_several_columns_say_estimate(
+    client: Client, coach_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several columns the advisor's figures are its policy's (``estimate``): the hint
+    says so. (Its own flag set on the yam advisor: the several-column tables take minutes.)"""
+    game = new_game()
+    coach = coach_of(game)
+    monkeypatch.setattr(coach, "estimate", True)
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    text = page(hint_on(client), game)
+    assert 'class="coach-estimate">estimate<' in text
+    assert len(marked_cells(text)) == 1
+
+
+# --- what the hint cannot do --------------------------------------------------------------------
+
+
+def test_value_mode_says_the_hint_needs_dice(client: Client, coach_tables: Path) -> None:
+    game = new_game(mode="value")
+    text = page(hint_on(client), game)
+    assert "The coach&#39;s hint needs dice" in text or "The coach's hint needs dice" in text
+    assert marked_cells(text) == []
+    assert "Le conseil du coach a besoin des dés" in page(client, game, **FRENCH)
+
+
+def test_with_no_table_it_says_how_to_build_it(client: Client) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    text = page(hint_on(client), game)
+    assert "needs its table: <code>python manage.py solve yam</code>" in text
+    assert marked_cells(text) == []
+    french = page(client, game, **FRENCH)
+    assert "besoin de sa table\u00a0: <code>python manage.py solve yam</code>" in french
+
+
+def test_a_rule_set_the_coach_cannot_advise_says_so(client: Client, coach_tables: Path) -> None:
+    game = new_game("yams-columns")  # Max and Min: not solved yet
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    text = page(hint_on(client), game)
+    assert "The coach cannot advise this rule set yet." in text
+    assert marked_cells(text) == []
+
+
+def test_an_advisor_refusing_the_dice_leaves_the_sheet_as_it_was(
+    client: Client, coach_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    coach = coach_of(game)
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("refused")
+
+    monkeypatch.setattr(coach, "boxes", refuse)
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [] and "coach-hint" not in text
+    assert 'aria-label="Sixes: 18"' in text
+
+
+def test_a_finished_game_shows_no_hint(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    play_some(game, 24)
+    assert state_of(game).finished
+    text = page(hint_on(client), game)
+    assert "coach-hint" not in text
+
+
+# --- the roll history ---------------------------------------------------------------------------
+
+
+def roll(client: Client, game: models.Game) -> Any:
+    return client.post(url(game, "roll"), {"version": fresh(game).version}, headers=HTMX)
+
+
+def hold(client: Client, game: models.Game, index: int) -> Any:
+    data = {"version": fresh(game).version, "index": index}
+    return client.post(url(game, "hold"), data, headers=HTMX)
+
+
+def test_each_reroll_keeps_the_dice_held(client: Client) -> None:
+    game = new_game(mode="virtual")
+    roll(client, game)
+    assert fresh(game).pending["holds"] == []
+    hold(client, game, 0)
+    hold(client, game, 3)
+    roll(client, game)
+    first = [True, False, False, True, False]
+    assert fresh(game).pending["holds"] == [first]
+    hold(client, game, 1)
+    roll(client, game)
+    second = [True, True, False, True, False]
+    pending = fresh(game).pending
+    assert pending["holds"] == [first, second] and len(pending["rolls"]) == 2
+    response = client.post(
+        url(game, "score"),
+        {"version": fresh(game).version, "player": 0, "row": "five_of_a_kind", "choice": "dice"},
+        headers=HTMX,
+    )
+    assert response.status_code == 200
+    entry = models.Entry.objects.get(game=game)
+    assert entry.virtual_dice["holds"] == [first, second]
+    assert entry.virtual_dice["rolls"] == pending["rolls"]
+
+
+def test_the_history_survives_undo_and_a_mode_switch(client: Client) -> None:
+    game = new_game(mode="virtual")
+    roll(client, game)
+    hold(client, game, 2)
+    roll(client, game)
+    holds = fresh(game).pending["holds"]
+    client.post(
+        url(game, "entry_mode"), {"version": fresh(game).version, "mode": "dice"}, headers=HTMX
+    )
+    assert fresh(game).pending["holds"] == holds
+    client.post(
+        url(game, "entry_mode"), {"version": fresh(game).version, "mode": "virtual"}, headers=HTMX
+    )
+    client.post(
+        url(game, "score"),
+        {"version": fresh(game).version, "player": 0, "row": "five_of_a_kind", "choice": "dice"},
+        headers=HTMX,
+    )
+    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert fresh(game).pending["holds"] == holds
+    roll(client, game)
+    assert fresh(game).pending["holds"][0] == holds[0] and len(fresh(game).pending["holds"]) == 2
+
+
+def test_a_turn_rolled_before_the_history_keeps_working(client: Client) -> None:
+    """A turn in progress (or undone) from before ``holds``: its earlier re-rolls are
+    unknown (None), the next is kept at its place."""
+    game = new_game(mode="virtual")
+    with_dice(
+        game, {"dice": [1, 2, 3, 4, 5], "held": [True] * 4 + [False], "rolls": [[1, 2, 3, 4, 6]]}
+    )
+    assert roll(client, game).status_code == 200
+    pending = fresh(game).pending
+    assert pending["holds"] == [None, [True, True, True, True, False]]
+    assert pending["dice"][:4] == [1, 2, 3, 4]
+    assert services.roll({})["holds"] == []
