@@ -66,9 +66,10 @@ messages: install
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
 
-# The coach's tables (games/coach): every one-column configuration solved exactly and saved
-# in COACH_TABLES_DIR (a few minutes the first time, loaded after), each with its expected
-# score; then the literature's check, Yahtzee without bonus and Joker (245.87).
+# The coach's tables (games/coach): every one-column configuration and each single column of
+# the several-column sheets, solved exactly and saved in COACH_TABLES_DIR (about 10 minutes
+# the first time, loaded after), each with its expected score; then the literature's check,
+# Yahtzee without bonus and Joker (245.87).
 coach: install
 	$(BIN)/python manage.py solve --all
 	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false

@@ -36,7 +36,9 @@ def test_solve_builds_then_loads_and_ends_with_the_score(settings, tmp_path):
     "args",
     [
         ("yams-columns",),  # three columns by default: not solved exactly
-        ("yams-columns", "--option", "columns=1", "--option", "max_min=true"),
+        ("yams-columns", "--column", "sideways"),
+        ("yams-columns", "--option", "columns=3", "--column", "dry"),  # dry needs 4 columns
+        ("yams-columns", "--all"),
         ("yams", "--option", "order=sideways"),
         ("yam", "--option", "joker=false"),
         ("nope",),
@@ -47,3 +49,14 @@ def test_solve_refuses_what_it_cannot_solve(settings, tmp_path, args):
     settings.COACH_TABLES_DIR = tmp_path
     with pytest.raises(CommandError):
         run(*args)
+
+
+def test_solve_one_column_of_a_several_column_sheet(settings, tmp_path):
+    settings.COACH_TABLES_DIR = tmp_path
+    lines, progress = run("yams-columns", "--option", "max_min=false", "--column", "up")
+    config = Config.of("yams-columns", {"max_min": False}, column="up")
+    table = Tables(tmp_path).load(config)
+    assert table is not None
+    assert Tables(tmp_path).path(config).name.startswith("yams-columns,max_min=false,column=up.")
+    assert lines[-1] == f"{expected_score(table):.4f}"
+    assert "13/13" in progress

@@ -1,11 +1,19 @@
-"""The coach: optimal solitaire play for the one-column rule sets (pure Python and numpy).
+"""The coach: optimal solitaire play, one column at a time (pure Python and numpy).
 
 ``Config.of("yahtzee")`` names a configuration, ``build_model`` reads its rows and scores
 from the rules engine's registry, ``solve`` computes its table, ``Tables`` keeps the tables
 on disk and loads them memory-mapped.
 """
 
-from .model import Config, Model, Unsupported, build_model, one_column_configs
+from .model import (
+    Config,
+    Model,
+    Unsupported,
+    all_configs,
+    build_model,
+    column_configs,
+    one_column_configs,
+)
 from .solver import Solver, Turn, expected_score, solve
 from .tables import Tables
 
@@ -16,7 +24,9 @@ __all__ = [
     "Tables",
     "Turn",
     "Unsupported",
+    "all_configs",
     "build_model",
+    "column_configs",
     "expected_score",
     "one_column_configs",
     "solve",

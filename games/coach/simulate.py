@@ -169,7 +169,14 @@ def main(argv: list[str] | None = None) -> None:
             print(f"| `{config.name}` | not built | | | | | |")
             continue
         figure = expected_score(table)
-        result = simulate(model, table, games, seed)
+        if model.extra == "max_min":
+            # Max and Min's pair rule is played by the columns' simulation (one column).
+            from .columns import ColumnPlay, simulate_columns
+
+            play = ColumnPlay(model, table, "free")
+            result = simulate_columns([play], games, seed)[0]
+        else:
+            result = simulate(model, table, games, seed)
         print(
             f"| `{config.name}` | {figure:.4f} | {result.mean:.4f} | {result.std:.2f} "
             f"| {result.stderr:.3f} | {result.mean - figure:+.3f} | {result.seconds:.1f} s |",

@@ -142,87 +142,112 @@ class Solver:
         partner = self.partner[r]
         return partner is None or bool(mask >> partner & 1)
 
-    def _box_value(self, table: np.ndarray, mask: int, r: int) -> np.ndarray:
-        """Row r's value with the dice's score, for every final hand and met state:
+    def span(self, mask: int, at: tuple[int, int] | None = None) -> tuple[slice, slice]:
+        """The upper totals and extras a turn is computed for: all those ``mask`` meets, or
+        the one state ``at`` = (upper total, extra)."""
+        if at is None:
+            return slice(0, self.reach(mask)), slice(0, self.extras(mask))
+        upper, extra = at
+        if not (0 <= upper < self.reach(mask) and 0 <= extra < self.extras(mask)):
+            raise ValueError(f"State {at} is never met from mask {mask}.")
+        return slice(upper, upper + 1), slice(extra, extra + 1)
+
+    def _box_value(self, table: np.ndarray, mask: int, r: int, span) -> np.ndarray:
+        """Row r's value with the dice's score, for every final hand and state of ``span``:
         (252, upper totals, extras)."""
         model = self.model
-        n, ex = self.reach(mask), self.extras(mask)
+        us, es = span
         after = table[mask | 1 << r]  # (upper totals, extras)
         s = model.scores[r]
         if r in self.next_upper:
-            return self.upper_gain[r][:, :n, None] + after[:, :ex][self.next_upper[r][:, :n]]
+            return self.upper_gain[r][:, us, None] + after[:, es][self.next_upper[r][:, us]]
         if r == model.yahtzee_row and model.flags == 2:
             # Fifty in the Yahtzee box makes later five-alikes earn the bonus.
-            follow = np.where((s == 50)[:, None], after[None, :n, 1], after[None, :n, 0])
+            follow = np.where((s == 50)[:, None], after[None, us, 1], after[None, us, 0])
             return s[:, None, None] + follow[:, :, None]
         if r in self.partner:
             if self._partner_filled(mask, r):
                 # The pair complete: what this write adds for each partner's value.
-                return self.pair_gain[r][:, None, :] + after[None, :n, 0, None]
+                return self.pair_gain[r][:, None, es] + after[None, us, 0, None]
             # Written first: its value becomes the extra.
-            return (s[:, None] + after[:n, self.alone_index[r]].T)[:, :, None]
-        return s[:, None, None] + after[None, :n, :ex]
+            return (s[:, None] + after[us, self.alone_index[r]].T)[:, :, None]
+        return s[:, None, None] + after[None, us, es]
 
-    def _cross_value(self, table: np.ndarray, mask: int, r: int) -> np.ndarray:
+    def _cross_value(self, table: np.ndarray, mask: int, r: int, span) -> np.ndarray:
         """Crossing row r out (0 points) and what follows: (upper totals, extras)."""
-        n, ex = self.reach(mask), self.extras(mask)
+        us, es = span
         after = table[mask | 1 << r]
         if r in self.partner and self._partner_filled(mask, r):
-            return self.pair_cross[r][None, :] + after[:n, 0, None]
+            return self.pair_cross[r][None, es] + after[us, 0, None]
         if r in self.partner or (r == self.model.yahtzee_row and self.model.flags == 2):
             # Max or Min crossed first: extra 0 (the value 0); the Yahtzee box: no bonus.
-            return np.broadcast_to(after[:n, 0, None], (n, ex)).copy()
-        return after[:n, :ex].copy()
+            shape = (us.stop - us.start, es.stop - es.start)
+            return np.broadcast_to(after[us, 0, None], shape).copy()
+        return after[us, es].copy()
 
-    def _joker(self, table: np.ndarray, mask: int, face: int, open_rows: list[int]) -> np.ndarray:
+    def _joker(
+        self, table: np.ndarray, mask: int, face: int, open_rows: list[int], span
+    ) -> np.ndarray:
         """The best box for five ``face``s under the forced Joker: (upper totals, flags)."""
         model = self.model
         h = FIVE_ALIKE[face - 1]
         same = [r for r in open_rows if model.faces[r] == face]
         lower = [r for r in open_rows if not model.faces[r]]
-        n = self.reach(mask)
-        best = np.full((n, self.extras(mask)), -np.inf)
+        us, es = span
+        best = np.full((us.stop - us.start, es.stop - es.start), -np.inf)
         if same:
             # The upper box of the face, when open, is mandatory.
-            return self._box_value(table, mask, same[0])[h]
+            return self._box_value(table, mask, same[0], span)[h]
         if lower:
             # Any open lower box, the fixed-score ones at their full value.
             for r in lower:
-                after = table[mask | 1 << r, :n, : best.shape[1]]
+                after = table[mask | 1 << r, us, es]
                 np.maximum(best, model.joker_scores[r, face - 1] + after, out=best)
             return best
         for r in open_rows:  # only upper boxes left: zero in any of them
-            np.maximum(best, self._box_value(table, mask, r)[h], out=best)
+            np.maximum(best, self._box_value(table, mask, r, span)[h], out=best)
         return best
 
-    def turn(self, table: np.ndarray, mask: int, keep_details: bool = False) -> Turn:
+    def turn(
+        self,
+        table: np.ndarray,
+        mask: int,
+        keep_details: bool = False,
+        at: tuple[int, int] | None = None,
+    ) -> Turn:
+        """The turn from ``mask`` for every upper total and extra it meets, or only for the
+        state ``at`` = (upper total, extra): then each array's upper and extra axes have
+        size 1 (what a hint needs, a few times faster on the largest tables)."""
         model = self.model
         rows = self.open_rows(mask)
-        shape = (len(HANDS), self.reach(mask), self.extras(mask))
+        span = self.span(mask, at)
+        us, es = span
+        shape = (len(HANDS), us.stop - us.start, es.stop - es.start)
         final = np.full(shape, -np.inf)
         box_values: dict[int, np.ndarray] = {}
         cross_values: dict[int, np.ndarray] = {}
         for r in rows:
-            value = self._box_value(table, mask, r)
+            value = self._box_value(table, mask, r, span)
             if keep_details:
                 box_values[r] = np.broadcast_to(value, shape).copy()
-                cross_values[r] = self._cross_value(table, mask, r)
+                cross_values[r] = self._cross_value(table, mask, r, span)
             np.maximum(final, value, out=final)
             if r in self.partner:
                 # Crossing Max or Min out can beat writing the dice (a Min above Max).
-                np.maximum(final, self._cross_value(table, mask, r), out=final)
+                np.maximum(final, self._cross_value(table, mask, r, span), out=final)
         if self.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
             every_open = [r for r in range(len(model.rows)) if not mask >> r & 1]
             for face in range(1, 7):
                 h = FIVE_ALIKE[face - 1]
                 if model.joker:
-                    final[h] = self._joker(table, mask, face, every_open)
+                    final[h] = self._joker(table, mask, face, every_open, span)
                     if keep_details:
-                        self._joker_details(table, mask, face, every_open, box_values)
-                if model.flags == 2:
-                    final[h, :, 1] += model.bonus_points
+                        self._joker_details(table, mask, face, every_open, box_values, span)
+                if model.flags == 2 and es.start <= 1 < es.stop:
+                    holds_50 = 1 - es.start
+                    final[h, :, holds_50] += model.bonus_points
                     for value in box_values.values():
-                        value[h, :, 1] += model.bonus_points
+                        value[h, :, holds_50] += model.bonus_points
         columns = final.shape[1] * final.shape[2]
         flat = final.reshape(len(HANDS), columns)
         keep_values: dict[int, np.ndarray] = {}
@@ -264,6 +289,7 @@ class Solver:
         face: int,
         open_rows: list[int],
         box_values: dict[int, np.ndarray],
+        span,
     ) -> None:
         """Each box's value for five ``face``s under the Joker (-inf where it is barred)."""
         model = self.model
@@ -280,7 +306,7 @@ class Solver:
             if not allowed:
                 box_values[r][h] = -np.inf
             elif not same and lower:
-                after = table[mask | 1 << r, : self.reach(mask), : self.extras(mask)]
+                after = table[mask | 1 << r, span[0], span[1]]
                 box_values[r][h] = model.joker_scores[r, face - 1] + after
 
     # --- the whole table -------------------------------------------------------------------

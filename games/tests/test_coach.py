@@ -331,3 +331,33 @@ def test_the_coach_package_needs_no_django():
         "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "options", "rows"),
+    [
+        ("yahtzee", {}, ("sixes", "full_house", "five_of_a_kind")),
+        ("yams-columns", {"columns": 1}, ("ones", "max", "min", "chance")),
+    ],
+)
+def test_a_turn_for_one_state_is_that_state_of_the_whole_turn(ruleset, options, rows):
+    """``turn(at=(upper, extra))`` (a hint's one state) gives the whole turn's numbers."""
+    model = build_model(Config.of(ruleset, options, rows=rows))
+    solver = Solver(model)
+    table = solve(model)
+    for mask in solver.masks():
+        whole = solver.turn(table, mask, keep_details=True)
+        for upper in range(solver.reach(mask)):
+            for extra in range(solver.extras(mask)):
+                one = solver.turn(table, mask, keep_details=True, at=(upper, extra))
+                cut = np.s_[..., upper : upper + 1, extra : extra + 1]
+                for name in ("final", "second", "first"):
+                    np.testing.assert_array_equal(getattr(one, name), getattr(whole, name)[cut])
+                assert one.start[0, 0] == whole.start[upper, extra]
+                for r, value in whole.box_values.items():
+                    np.testing.assert_array_equal(one.box_values[r], value[cut])
+                    np.testing.assert_array_equal(one.cross_values[r], whole.cross_values[r][cut])
+                for rolls_left, value in whole.keep_values.items():
+                    np.testing.assert_allclose(one.keep_values[rolls_left], value[cut], atol=1e-12)
+    with pytest.raises(ValueError):
+        solver.turn(table, 0, at=(1, 0))  # no upper total but 0 from the empty sheet

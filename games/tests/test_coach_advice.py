@@ -192,3 +192,14 @@ def test_bad_input_is_refused(tables):
 def test_unknown_columns_are_refused(tmp_path):
     with pytest.raises(Unsupported):
         advisor_for(Config.of("yams-columns", {"columns": 3}, column="dry"), Tables(tmp_path))
+
+
+def test_the_advice_modules_need_no_django():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, games.coach.advice, games.coach.columns, games.coach.simulate; "
+        "sys.exit(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from games.coach import Config, Tables
-from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, sheet_of
+from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, advisor_for, sheet_of
 from games.coach.columns import pass_bound, simulate_columns
 from games.rules import Game, Move
 
@@ -109,3 +109,25 @@ def test_a_missing_column_table_names_the_command(tmp_path):
     with pytest.raises(NotBuilt) as raised:
         advisor("yams-columns", OPTIONS[0], tables)
     assert raised.value.command == SOLVE_ALL  # the single columns are built with the others
+
+
+def test_max_and_min_in_simulated_games_score_as_the_engine_counts(tables):
+    """One column with Max and Min (a tiny game: the other boxes crossed out first): the
+    simulation (the pair's rule, crossing out) against the table's figure and the engine."""
+    rows = ("twos", "max", "min", "full_house", "chance")
+    config = Config.of("yams-columns", {"columns": 1}, rows=rows)
+    tables.get(config)
+    advice = advisor_for(config, tables)
+    result, moves = simulate_columns(list(advice.plays), 600, seed=8, record=40)
+    assert abs(result.mean - advice.expected({})) < 4 * result.stderr
+    for g, turns in enumerate(moves):
+        game = Game.new("yams-columns", ["solo"], {"columns": 1})
+        for row in game.rows:
+            if row not in rows:
+                game.play(Move(0, row, cross=True))
+        for column, row, hand, crossed in turns:
+            sheet = sheet_of(game, 0)
+            best = advice.boxes(sheet, hand)[0]
+            assert advice.box(sheet, hand, column, row, crossed).value == best.value
+            play(game, column, row, hand, crossed)
+        assert game.total(0) == result.scores[g]

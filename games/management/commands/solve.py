@@ -3,7 +3,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.coach import Config, Tables, Unsupported, build_model, expected_score, one_column_configs
+from games.coach import Config, Tables, Unsupported, all_configs, build_model, expected_score
 from games.rules import IllegalMove
 
 
@@ -17,7 +17,8 @@ def _value(text: str):
 class Command(BaseCommand):
     help = (
         "Build (or load) the coach's table of optimal solitaire play for a rule set and print "
-        "the expected final score; --all builds every one-column configuration."
+        "the expected final score; --column names one column of a several-column sheet; --all "
+        "builds every one-column configuration and the single columns of the others."
     )
 
     def add_arguments(self, parser):
@@ -30,14 +31,23 @@ class Command(BaseCommand):
             help="a game option (order=free, columns=1, max_min=false) or a solver option "
             "(yahtzee_bonus=false, joker=false)",
         )
-        parser.add_argument("--all", action="store_true", help="every one-column configuration")
+        parser.add_argument(
+            "--column",
+            metavar="COLUMN",
+            help="one column of a several-column sheet, solved alone (down, free, up, dry)",
+        )
+        parser.add_argument(
+            "--all",
+            action="store_true",
+            help="every one-column configuration and the single columns of the others",
+        )
 
-    def handle(self, *args, ruleset=None, option=(), all=False, **kwargs):
+    def handle(self, *args, ruleset=None, option=(), column=None, all=False, **kwargs):
         tables = Tables(settings.COACH_TABLES_DIR)
         if all:
-            if ruleset or option:
-                raise CommandError("--all takes no rule set or option.")
-            configs = one_column_configs()
+            if ruleset or option or column:
+                raise CommandError("--all takes no rule set, option or column.")
+            configs = all_configs()
         else:
             if not ruleset:
                 raise CommandError("Name a rule set, or give --all.")
@@ -48,7 +58,7 @@ class Command(BaseCommand):
                     raise CommandError(f"--option takes KEY=VALUE, not {item!r}.")
                 options[key] = _value(text)
             try:
-                configs = [Config.of(ruleset, options)]
+                configs = [Config.of(ruleset, options, column=column)]
             except (IllegalMove, Unsupported) as error:
                 raise CommandError(str(error)) from None
         score = None
