@@ -298,11 +298,14 @@ def test_with_no_table_it_says_how_to_build_it(client: Client) -> None:
     assert "besoin de sa table\u00a0: <code>python manage.py solve yam</code>" in french
 
 
-def test_a_rule_set_the_coach_cannot_advise_says_so(client: Client, coach_tables: Path) -> None:
-    game = new_game("yams-columns")  # Max and Min: not solved yet
+def test_a_several_column_sheet_without_its_tables_says_how_to_build_them(
+    client: Client, coach_tables: Path
+) -> None:
+    # Column Yam's (3 columns, Max and Min) needs each column's own table: only yam is built.
+    game = new_game("yams-columns")
     with_dice(game, {"dice": [6, 6, 6, 2, 3]})
     text = page(hint_on(client), game)
-    assert "The coach cannot advise this rule set yet." in text
+    assert "needs its table: <code>python manage.py solve --all</code>" in text
     assert marked_cells(text) == []
 
 
