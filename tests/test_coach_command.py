@@ -60,3 +60,22 @@ def test_solve_one_column_of_a_several_column_sheet(settings, tmp_path):
     assert Tables(tmp_path).path(config).name.startswith("yams-columns,max_min=false,column=up.")
     assert lines[-1] == f"{expected_score(table):.4f}"
     assert "13/13" in progress
+
+
+def test_all_also_simulates_the_several_column_policies_once(settings, tmp_path, monkeypatch):
+    """A several-column sheet's figures need a simulation (games.coach.advice): --all runs
+    it and keeps it beside the tables, so that no page waits for it."""
+    from games.coach import advice
+    from games.management.commands import solve
+
+    settings.COACH_TABLES_DIR = tmp_path
+    options = {"max_min": False}  # its free column builds in seconds, down and up at once
+    several = Config.of("yams-columns", options)
+    singles = [Config.of("yams-columns", options, column=c) for c in ("down", "free", "up")]
+    monkeypatch.setattr(solve, "all_configs", lambda: singles)
+    monkeypatch.setattr(solve, "several_column_configs", lambda: [several])
+    monkeypatch.setattr(advice, "CALIBRATION_GAMES", 20)  # the wiring, not the figure
+    monkeypatch.setattr(advice, "_ADVISORS", {})
+    lines, _ = run("--all")
+    assert any(line.startswith(f"{several.name}: policy calibrated in") for line in lines)
+    assert (tmp_path / f"{several.name}.policy.v1.json").exists()

@@ -13,6 +13,7 @@ from .model import (
     build_model,
     column_configs,
     one_column_configs,
+    several_column_configs,
 )
 from .solver import Solver, Turn, expected_score, solve
 from .tables import Tables
@@ -29,5 +30,6 @@ __all__ = [
     "column_configs",
     "expected_score",
     "one_column_configs",
+    "several_column_configs",
     "solve",
 ]

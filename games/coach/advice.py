@@ -314,8 +314,8 @@ _ADVISORS: dict[tuple[Path, Config], Advisor] = {}
 
 def advisor(ruleset: str, options: Mapping[str, Any], tables: Tables) -> Advisor:
     """The advisor of a game's configuration. Raises ``NotBuilt`` when its table is not on
-    disk, ``Unsupported`` when the coach cannot advise it (not yet: Max and Min, several
-    columns), ``IllegalMove`` for an unknown rule set or option."""
+    disk, ``Unsupported`` when the coach cannot advise it, ``IllegalMove`` for an unknown
+    rule set or option."""
     return advisor_for(Config.of(ruleset, options), tables)
 
 
@@ -376,27 +376,3 @@ def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:
             raise NotBuilt(solve_command(single) if single.column is None else SOLVE_ALL)
         plays.append(ColumnPlay(model, table, column))
     return plays
-
-
-#: Simulated games behind a several-column sheet's ``extra`` (seeded: the same every time).
-CALIBRATION_GAMES = 2000
-
-
-def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.ndarray:
-    """``Advisor.extra`` for several columns: read beside the tables, or simulated once
-    (a few seconds) and kept there when the directory can be written."""
-    path = tables.directory / f"{config.name}.policy.v{FORMAT}.json"
-    try:
-        note = json.loads(path.read_text())
-        if note.get("games") == CALIBRATION_GAMES:
-            return np.array(note["extra"], dtype=np.float64)
-    except (OSError, ValueError, KeyError):
-        pass
-    extra = calibration(plays, CALIBRATION_GAMES, seed=0)
-    note = {"config": config.name, "games": CALIBRATION_GAMES, "seed": 0}
-    note["extra"] = [round(float(x), 6) for x in extra]
-    try:
-        path.write_text(json.dumps(note) + "\n")
-    except OSError:
-        pass  # a read-only directory: simulated again by the next process
-    return np.round(extra, 6)

@@ -293,16 +293,32 @@ def max_min_gain(high: int | None, low: int | None, row: str, value: int) -> int
     return max_min_points(high, low)[0] - before
 
 
-def one_column_configs() -> list[Config]:
-    """Every one-column configuration of the registry's rule sets (their option choices)."""
-    configs = []
+def _configurations() -> list[tuple[Any, dict[str, Any]]]:
+    """Every rule set with every choice of its options."""
+    found = []
     for rules in RULESETS.values():
         keys = [option.key for option in rules.options]
         for values in product(*(option.choices for option in rules.options)):
-            options = dict(zip(keys, values, strict=True))
-            if len(rules.columns(options)) == 1:
-                configs.append(Config.of(rules.key, options))
-    return configs
+            found.append((rules, dict(zip(keys, values, strict=True))))
+    return found
+
+
+def one_column_configs() -> list[Config]:
+    """Every one-column configuration of the registry's rule sets (their option choices)."""
+    return [
+        Config.of(rules.key, options)
+        for rules, options in _configurations()
+        if len(rules.columns(options)) == 1
+    ]
+
+
+def several_column_configs() -> list[Config]:
+    """The several-column configurations (the policy of ``advice`` plays them)."""
+    return [
+        Config.of(rules.key, options)
+        for rules, options in _configurations()
+        if len(rules.columns(options)) > 1
+    ]
 
 
 def column_configs() -> list[Config]:
@@ -310,17 +326,12 @@ def column_configs() -> list[Config]:
     folds a ``free`` column into the one-column sheet, and the same column of a 3- and a
     4-column sheet into one)."""
     configs: list[Config] = []
-    for rules in RULESETS.values():
-        keys = [option.key for option in rules.options]
-        for values in product(*(option.choices for option in rules.options)):
-            options = dict(zip(keys, values, strict=True))
-            columns = rules.columns(options)
-            if len(columns) == 1:
-                continue
-            for column in columns:
-                config = Config.of(rules.key, options, column=column)
-                if config.column is not None and config not in configs:
-                    configs.append(config)
+    for several in several_column_configs():
+        options = dict(several.options)
+        for column in get_ruleset(several.ruleset).columns(options):
+            config = Config.of(several.ruleset, options, column=column)
+            if config.column is not None and config not in configs:
+                configs.append(config)
     return configs
 
 

@@ -3,7 +3,16 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.coach import Config, Tables, Unsupported, all_configs, build_model, expected_score
+from games.coach import (
+    Config,
+    Tables,
+    Unsupported,
+    all_configs,
+    build_model,
+    expected_score,
+    several_column_configs,
+)
+from games.coach.advice import advisor_for
 from games.rules import IllegalMove
 
 
@@ -77,9 +86,22 @@ class Command(BaseCommand):
             self.stdout.write(f"{config.name}: {how}, {tables.path(config)}")
             if all:
                 self.stdout.write(f"{config.name}: {score:.4f}")
+        if all:
+            self._calibrate(tables)
         if not all and score is not None:
             # The last line: the expected final score of optimal solitaire play.
             self.stdout.write(f"{score:.4f}")
+
+    def _calibrate(self, tables):
+        """The several-column policies' figures, simulated now rather than by the first
+        page that needs them (games.coach.advice, kept beside the tables)."""
+        for config in several_column_configs():
+            begun = time.monotonic()
+            coach = advisor_for(config, tables)
+            self.stdout.write(
+                f"{config.name}: policy calibrated in {time.monotonic() - begun:.1f} s, "
+                f"estimate {coach.expected({}):.4f}"
+            )
 
     def _progress(self, name):
         # The bar redraws itself in place (a carriage return), plainly: not in error red.
