@@ -1,4 +1,5 @@
-"""The coach on the review, in Chromium: a dice-mode game with one deliberately poor choice."""
+"""The coach in Chromium: a dice-mode game with one deliberately poor choice, made against the
+hint's marked box and found flagged on the review with the solver's loss."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from coach_support import play_dice
 from evening_support import again, best, evening, play
 from playwright.sync_api import Browser, expect
 from pytest_django.live_server_helper import LiveServer
+from test_browser_hint import WORDS as HINT_WORDS
+from test_browser_hint import turn_on
 from test_browser_journeys import phone, serious_violations
 
 from games.coach.advice import advisor
@@ -35,11 +38,19 @@ def test_a_poor_choice_is_flagged_on_the_review_with_the_solvers_loss(
     browser: Browser, live_server: LiveServer, coach_tables, scheme: str, lang: str
 ) -> None:
     lost = _solver_loss(coach_tables)
+    best_box = advisor("yam", {}, Tables(coach_tables)).boxes({}, [6, 6, 6, 6, 6])[0]
+    assert (best_box.column, best_box.row) != ("free", "ones")
     with phone(browser, color_scheme=scheme, locale=lang) as page:
         table = Table(page, live_server.url)
         table.start(["Ann", "Bob"], "yam", "dice", starter=1)
-        # Ann writes five sixes in Ones (the poor choice), Bob in Yam (the best).
+        # The hint on: the coach's box for Ann's five sixes is marked on the sheet...
+        turn_on(table, HINT_WORDS[lang])
         table.enter_dice([6, 6, 6, 6, 6])
+        marked = page.locator("td.cell:has(.tap.coach)")
+        expect(marked).to_have_count(1)
+        expect(marked).to_have_attribute("data-row", best_box.row)
+        expect(marked).to_have_attribute("data-column", best_box.column)
+        # ... and Ann writes them in Ones (the poor choice); Bob in Yam (the best).
         table.score_preview(0, "ones", "free")
         table.enter_dice([6, 6, 6, 6, 6])
         table.score_preview(1, "five_of_a_kind", "free")
