@@ -4,8 +4,8 @@
   advisor has not seen yet, so its turn is computed, not read from its cache): ≤ 5 ms;
 - a full 8-player review: the analysis of a finished 8-player ``yahtzee`` game in virtual
   dice (104 turns, up to three decisions each), cold caches: ≤ 200 ms; and the whole
-  review page of that game through Django, for the record (its summary is then kept with
-  the game's result, so the leaderboard never analyses it again); and, for the record, an
+  review page of that game through Django, for the record (its summary was kept with the
+  game's result by its last turn, so the leaderboard never analyses it); and, for the record, an
   8-player column Yam's game with 3 columns (the policy's estimates).
 
 Uses the tables of ``COACH_TABLES_DIR`` (``make coach``); a missing ``yahtzee`` table is
@@ -184,7 +184,7 @@ def main() -> int:
         print(f"  {labels['review_8x3']:<46} not measured: no table ({wide_missing})")
     print(
         "  A finished game's summary is kept with its result"
-        f" ({'kept' if kept else 'NOT kept'} after its review): the leaderboard reads it."
+        f" ({'kept' if kept else 'NOT kept'} by its last turn): the leaderboard reads it."
     )
     if missed:
         print("Coach budgets missed: " + ", ".join(missed))

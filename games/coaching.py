@@ -16,15 +16,15 @@ game every turn of which was analysed they add up (telescope): a player's final 
 the expected score of an empty sheet + luck − points lost (``tests/test_coaching.py``).
 
 A finished game's per-player summary is kept with its result (``Game.result["coach"]``)
-so that the leaderboard and the statistics never analyse a game twice.
+by the turn that ends it, or by ``manage.py solve`` for a game that ended before its table
+was built: the leaderboard and the statistics only read it (their GETs never write).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
-import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,9 +52,6 @@ RESULT_KEY = "coach"
 #: How long a game's analysis is kept in Django's cache for the steps of its review (each
 #: step shows the same game at the same version: it is not analysed again).
 CACHE_SECONDS = 600
-#: The most time one request spends analysing finished games that have no summary yet
-#: (tables built after they ended): the others are analysed by the next requests.
-FILL_BUDGET_SECONDS = 1.0
 
 VALUE, DICE, VIRTUAL = "value", "dice", "virtual"
 KEEP, STOP, BOX = "keep", "stop", "box"
@@ -480,37 +477,29 @@ def keep(record: models.Game, analysis: Analysis) -> None:
     record.result = result
 
 
-def keep_missing(games: Iterable[services.LoadedGame]) -> None:
-    """Analyse the finished games that have no summary yet (ended before their table was
-    built, or before the coach), within ``FILL_BUDGET_SECONDS``, and keep each summary.
+def keep_finished(record: models.Game) -> bool:
+    """Analyse a finished game and keep its summary with its result (the turn that ends a
+    game, and ``manage.py solve`` for games that ended before their table was built);
+    whether it was kept. Never fails: a game the coach cannot value is left without one."""
+    if not isinstance(record.result, dict) or kept(record) is not None:
+        return False
+    try:
+        advisor_of(record)
+    except (NotBuilt, Unsupported):
+        return False
+    try:
+        seats, entries = read(record)
+        keep(record, analyse(record, seats, entries))
+    except Exception:  # noqa: BLE001 — a score is never refused for the coach's figures
+        logger.exception("coach: game %s not analysed", record.pk)
+        return False
+    return kept(record) is not None
 
-    Never fails a page: a game that cannot be analysed is left for later.
-    """
-    missing = [
-        game for game in games if isinstance(game.record.result, dict) and kept(game.record) is None
-    ]
-    if not missing:
-        return
-    begun = time.monotonic()
-    unavailable: set[tuple[str, str]] = set()
-    for game in missing:
-        record = game.record
-        config = (record.ruleset, repr(sorted((record.options or {}).items())))
-        if config in unavailable:
-            continue
-        if time.monotonic() - begun > FILL_BUDGET_SECONDS:
-            break
-        try:
-            advisor_of(record)
-        except (NotBuilt, Unsupported):
-            unavailable.add(config)
-            continue
-        try:
-            seats = services.seats_of(record)
-            entries = record.entries.order_by("turn").values_list(*FIELDS, named=True)
-            keep(record, analyse(record, seats, list(entries)))
-        except Exception:  # noqa: BLE001 — a page never fails for the coach's figures
-            logger.exception("coach: game %s not analysed", record.pk)
+
+def keep_all_finished() -> int:
+    """``keep_finished`` for every finished game with no summary yet; how many were kept."""
+    waiting = models.Game.objects.filter(result__isnull=False).order_by("pk")
+    return sum(keep_finished(record) for record in waiting.iterator() if kept(record) is None)
 
 
 @dataclass
@@ -548,5 +537,5 @@ class Coached:
         if not self.games:
             return _("no finished game yet")
         if self.pending:
-            return _("not analysed: the coach's table is not built")
+            return _("not analysed: the coach's table was not built when the game ended")
         return _("no dice recorded: values were typed")

@@ -397,6 +397,13 @@ def record_turn(
                 raise StaleVersion(now) from overtaken
             game = now
             continue
+        if state.finished:
+            # The coach's figures, kept with the result by the turn that ends the game (after
+            # its commit: a score is never held up or refused for them). Imported here:
+            # games.coaching reads games through this module.
+            from games import coaching
+
+            coaching.keep_finished(game)
         return loaded, played
     raise StaleVersion(_fresh(game_id))
 

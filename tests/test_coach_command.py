@@ -10,6 +10,9 @@ from django.core.management import CommandError, call_command
 
 from games.coach import Config, Tables, expected_score
 
+# Each run ends by analysing the finished games that have no coach figures yet.
+pytestmark = pytest.mark.django_db
+
 
 def run(*args) -> tuple[list[str], str]:
     out, err = StringIO(), StringIO()

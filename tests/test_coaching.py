@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from io import StringIO
 
 import pytest
 from coach_support import (
@@ -15,7 +16,7 @@ from coach_support import (
 )
 from evening_support import best, evening, play
 
-from games import coaching, models
+from games import coaching, models, services
 from games.coach.advice import advisor
 from games.coach.tables import Tables
 
@@ -167,25 +168,42 @@ def test_unreadable_dice_are_a_turn_not_analysed_and_change_nothing(coach_tables
     assert list(models.Entry.objects.filter(game=game).values()) == before
 
 
-def test_a_finished_games_summary_is_kept_with_its_result(coach_tables) -> None:
+def test_the_turn_that_ends_a_game_keeps_its_summary_with_its_result(coach_tables) -> None:
     rng = random.Random(5)
     game = evening(("Ann", "Bob"))
+    play_dice(game, rng, turns=23)  # one turn left: no result, no summary
+    assert models.Game.objects.get(pk=game.pk).result is None
     play_dice(game, rng)
-    record = models.Game.objects.get(pk=game.pk)
-    assert coaching.kept(record) is None
-    from games import tally
-
-    games = tally.load_games(models.Game.objects.filter(pk=game.pk))
-    coaching.keep_missing(games)
     record = models.Game.objects.get(pk=game.pk)
     summary = coaching.kept(record)
     analysis = _analysis(game)
     assert summary == analysis.summary()
     assert [s["analysed"] for s in summary["seats"]] == [12, 12]
     # The rest of the result is as the engine counted it.
-    assert {k: v for k, v in record.result.items() if k != "coach"} == {
-        k: v for k, v in games[0].record.result.items() if k != "coach"
-    }
+    rest = {k: v for k, v in record.result.items() if k != "coach"}
+    assert rest == services.final_result(services.load(record).state, services.seats_of(record))
+
+
+def test_a_game_that_ended_before_its_table_was_built_is_analysed_by_solve(
+    settings, coach_tables
+) -> None:
+    from django.core.management import call_command
+
+    settings.COACH_TABLES_DIR = coach_tables.parent / "not-built-yet"
+    game = evening(("Ann",))
+    play_dice(game, random.Random(7))
+    assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
+    settings.COACH_TABLES_DIR = coach_tables
+    out = StringIO()
+    call_command("solve", "yam", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "1 finished game(s) analysed by the coach" in lines
+    assert lines[-1] == "198.7293"  # the score stays the last line
+    assert coaching.kept(models.Game.objects.get(pk=game.pk))["seats"][0]["analysed"] == 12
+    # Once: the next run finds nothing left to analyse.
+    out = StringIO()
+    call_command("solve", "yam", stdout=out)
+    assert "analysed by the coach" not in out.getvalue()
 
 
 def test_a_summary_is_not_kept_for_a_game_that_moved() -> None:

@@ -30,8 +30,6 @@ def _board_context(
     games: list[tally.LoadedGame],
     access: Access,
 ) -> dict[str, Any]:
-    # Finished games that ended before their coach table was built are analysed once now.
-    coaching.keep_missing(games)
     board = tally.evening_tally(games)
     big = request.GET.get("big") == "1"
     latest = board.latest

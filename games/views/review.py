@@ -41,9 +41,6 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
                 column.cells[last.row].state += " just-played"
     state = loaded.state
     analysis = coaching.analysed(game, seats, entries)
-    if state.finished and analysis.available and coaching.kept(game) is None:
-        # Kept with the result, for the leaderboard (once: a table built after the game).
-        coaching.keep(game, analysis)
     base = access.url("review", number)
     view = request.GET.get("view")
     keep_view = f"&view={view}" if view in ("table", "focus") else ""

@@ -65,10 +65,6 @@ def _lost_text(coached: coaching.Coached, why: str) -> str:
     ) % {"n": coached.analysed}
 
 
-def _plays(game: services.LoadedGame, key: str) -> bool:
-    return any(tally.name_key(seat.player.name) == key for seat in game.seats)
-
-
 @require_safe
 def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> HttpResponse:
     """One player's numbers over the finished games of the evenings this browser knows."""
@@ -82,8 +78,6 @@ def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> Htt
     if not key or not any(tally.name_key(s.player.name) == key for g in games for s in g.seats):
         # Say why rather than a bare 404: the link was likely shared from another phone.
         return render(request, "evenings/player_unknown.html", {"name": name}, status=404)
-    # Finished games that ended before their coach table was built are analysed once now.
-    coaching.keep_missing(game for game in games if _plays(game, key))
     line = tally.player_line(games, key)
     lost, lost_why = lost_per_turn(line.coach)
     recent = line.results[-RECENT_GAMES:]

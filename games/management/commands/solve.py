@@ -3,6 +3,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from games import coaching
 from games.coach import (
     Config,
     Tables,
@@ -88,6 +89,11 @@ class Command(BaseCommand):
                 self.stdout.write(f"{config.name}: {score:.4f}")
         if all:
             self._calibrate(tables)
+        # Games that ended before their table was built get their figures now (the
+        # leaderboard only reads them).
+        analysed = coaching.keep_all_finished()
+        if analysed:
+            self.stdout.write(f"{analysed} finished game(s) analysed by the coach")
         if not all and score is not None:
             # The last line: the expected final score of optimal solitaire play.
             self.stdout.write(f"{score:.4f}")
