@@ -26,13 +26,6 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def cell_label(loaded: LoadedGame, column: str, row: str) -> str:
-    label = labels.row_label(loaded.record.ruleset, row)
-    if len(loaded.state.columns) > 1:
-        label = f"{label} {labels.COLUMN_SYMBOLS.get(column, column)}"
-    return label
-
-
 def _claimed_cell(loaded: LoadedGame, post: Any) -> tuple[int, str, str] | None:
     """The player, column and row a score form names, if they exist in this game."""
     state = loaded.state
@@ -90,7 +83,7 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
         if not state.is_open(player, column, row):
             return _("%(name)s's %(cell)s was just scored on another phone.") % {
                 "name": state.players[player],
-                "cell": cell_label(loaded, column, row),
+                "cell": labels.cell_label(loaded.state, column, row),
             }
     if state.finished:
         return _("The game just ended on another phone: here is the final sheet.")
@@ -101,7 +94,7 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
             "and it is %(next)s's turn."
         ) % {
             "name": state.players[last.move.player],
-            "cell": cell_label(loaded, last.column, last.row),
+            "cell": labels.cell_label(loaded.state, last.column, last.row),
             "next": state.players[state.current_player],
         }
     return stale_message(loaded)
@@ -115,7 +108,7 @@ def stale_undo_message(loaded: LoadedGame) -> str:
             "The last score is now %(name)s's %(cell)s."
         ) % {
             "name": loaded.state.players[last.move.player],
-            "cell": cell_label(loaded, last.column, last.row),
+            "cell": labels.cell_label(loaded.state, last.column, last.row),
         }
     return _("Nothing was undone: the sheet changed on another phone and has no score left.")
 

@@ -93,7 +93,7 @@ def hint_for(
     if len(dice) != 5:
         return Hint(estimate=coach.estimate)
     try:
-        return _advice(coach, game, player, ruleset, mode, dice, pending, rolls_left)
+        return _advice(coach, game, player, mode, dice, pending, rolls_left)
     except ValueError:
         # Dice or a sheet the advisor refuses: never a failed sheet for a hint.
         logger.exception("No coach's hint for %s dice %s.", ruleset, dice)
@@ -104,7 +104,6 @@ def _advice(
     coach: Advisor,
     game: Game,
     player: int,
-    ruleset: str,
     mode: str,
     dice: list[int],
     pending: Mapping[str, Any],
@@ -128,9 +127,7 @@ def _advice(
                 line=_keep_line(keep.kept),
                 estimate=coach.estimate,
             )
-    cell = labels.row_label(ruleset, best.row)
-    if len(game.columns) > 1:
-        cell = f"{cell} {labels.COLUMN_SYMBOLS[best.column]}"
+    cell = labels.cell_label(game, best.column, best.row)
     if best.crossed:
         line = _("Coach's choice: cross out %(cell)s.") % {"cell": cell}
     else:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from games.rules import Game
 
 #: When a night of dice ends: an evening started before this, the day before, is no longer
 #: "Tonight".
@@ -97,6 +101,15 @@ def row_label(ruleset: str, row: str) -> str:
     if row == "five_of_a_kind":
         return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
     return str(ROW_LABELS.get(row, row))
+
+
+def cell_label(game: Game, column: str, row: str) -> str:
+    """A cell of ``game``'s sheet in words: its row's label, with its column's symbol when
+    the sheet has several ("Fives ↓")."""
+    label = row_label(game.ruleset.key, row)
+    if len(game.columns) > 1:
+        label = f"{label} {COLUMN_SYMBOLS.get(column, column)}"
+    return label
 
 
 def _only(rulesets: Iterable[str]) -> str | None:

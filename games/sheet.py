@@ -314,9 +314,7 @@ def explain(error: IllegalMove, ruleset: str = "") -> str:
 def describe_turn(game: Game, played: Played) -> str:
     """One line saying what a turn wrote: "Ana: 15 in Fives." (with the column when several)."""
     name = game.players[played.move.player]
-    cell = labels.row_label(game.ruleset.key, played.row)
-    if len(game.columns) > 1:
-        cell = f"{cell} {labels.COLUMN_SYMBOLS[played.column]}"
+    cell = labels.cell_label(game, played.column, played.row)
     if played.crossed or played.value == 0:
         text = gettext("%(name)s: %(cell)s crossed out.") % {"name": name, "cell": cell}
     else:

@@ -100,11 +100,7 @@ def _dice(dice: Sequence[int]) -> str:
 
 
 def _cell_words(state: services.RulesGame, cell: tuple[str, str]) -> str:
-    column, row = cell
-    words = labels.row_label(state.ruleset.key, row)
-    if len(state.columns) > 1:
-        words = f"{words} {labels.COLUMN_SYMBOLS.get(column, column)}"
-    return words
+    return labels.cell_label(state, *cell)
 
 
 def _best_words(decision: coaching.Decision, state: services.RulesGame) -> str:
