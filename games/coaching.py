@@ -274,7 +274,8 @@ def _unanalysed(
         player = position[entry.player_id]
         players[player].turns += 1
         cell = (entry.column, entry.row)
-        turns.append(TurnAnalysis(number, player, _kind(entry), cell, entry.value, entry.crossed))
+        kind = _kind(entry, *_final_and_rolls(entry))
+        turns.append(TurnAnalysis(number, player, kind, cell, entry.value, entry.crossed))
     return turns
 
 
@@ -311,8 +312,8 @@ def _final_and_rolls(entry: Any) -> tuple[Hand | None, list[Hand] | None]:
     return final, rolls  # type: ignore[return-value]
 
 
-def _kind(entry: Any) -> str:
-    final, rolls = _final_and_rolls(entry)
+def _kind(entry: Any, final: Hand | None, rolls: list[Hand] | None) -> str:
+    """Value mode (no dice readable), typed dice, or virtual dice (a roll history)."""
     if final is None or rolls is None:
         return VALUE
     return VIRTUAL if rolls or _virtual(entry) else DICE
@@ -338,9 +339,9 @@ def _turn(
         number, player, VALUE, (entry.column, entry.row), entry.value, entry.crossed
     )
     final, rolls = _final_and_rolls(entry)
+    turn.kind = _kind(entry, final, rolls)
     if final is None or rolls is None:
         return turn
-    turn.kind = VIRTUAL if rolls or _virtual(entry) else DICE
     try:
         turn.expected = coach.expected(sheet)
         if turn.kind == VIRTUAL:
