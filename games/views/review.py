@@ -218,7 +218,6 @@ def _coach(
             value_turns,
         )
         % {"n": value_turns},
-        "dice_turns": sum(1 for t in analysis.turns if t.kind == coaching.DICE),
     }
 
 
