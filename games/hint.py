@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 
 from games import labels
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor, sheet_of
+from games.coach.columns import TIE
 from games.coach.tables import Tables
 from games.rules import Game, IllegalMove
 
@@ -34,8 +35,6 @@ COOKIE = "coach_hint"
 ON, OFF = "on", "off"
 #: The sheet's query parameter that turns the hint on or off.
 COOKIE_PARAM = "hint"
-#: Below this two values are the same to the solver's floats.
-TIE = 1e-9
 
 
 def wanted(request: HttpRequest) -> bool:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from games.rules.game import max_min_points
 from games.rules.rulesets import get_ruleset
 
 from .dice import FIRST_ROLL, HANDS, KEEPS_OF, best_keeps, keep_levels
@@ -264,11 +265,17 @@ class _ColumnArrays:
         return best - now[:, None]
 
 
+#: The engine's ``max_min_points`` for every pair a column can hold, indexed by the values
+#: written plus one (0: the box is open, 1: crossed out, 6 to 31: 5 to 30): the rule lives
+#: in the engine only, and the simulation reads it for thousands of games at once.
+_MAX_MIN_POINTS = np.array(
+    [[max_min_points(high, low)[0] for low in (None, *range(31))] for high in (None, *range(31))]
+)
+
+
 def _max_min_points(high: np.ndarray, low: np.ndarray) -> np.ndarray:
     """The engine's ``max_min_points`` for each game (-1: the box is open)."""
-    both = (high >= 0) & (low >= 0)
-    alone = np.maximum(high, 0) + np.maximum(low, 0)
-    return np.where(both, np.where(high > low, high + low, 0), alone)
+    return _MAX_MIN_POINTS[high + 1, low + 1]
 
 
 def simulate_columns(

@@ -18,9 +18,9 @@ from games.rules.rulesets import (
     RULESETS,
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
+    UPPER_FACE,
     YAHTZEE_BONUS,
     Column,
-    FaceSum,
     Row,
     get_ruleset,
 )
@@ -168,10 +168,6 @@ class Model:
     bonus_points: int = YAHTZEE_BONUS
 
     @property
-    def ordered(self) -> bool:
-        return self.order != "free"
-
-    @property
     def flags(self) -> int:
         """2 when the state follows "the Yahtzee box holds 50" (the bonus), else 1."""
         return 2 if self.extra == "yahtzee" else 1
@@ -237,7 +233,7 @@ def build_model(config: Config) -> Model:
         raise Unsupported("An up column's open rows are the first ones of its sheet.")
     scorers = [rules.scorers[row] for row in rows]
     scores = np.array([[scorer(hand) for hand in HANDS] for scorer in scorers], dtype=np.float64)
-    faces = tuple(scorer.face if isinstance(scorer, FaceSum) else 0 for scorer in scorers)
+    faces = tuple(UPPER_FACE.get(row, 0) for row in rows)
     joker_scores = np.array(
         [
             [
@@ -258,7 +254,7 @@ def build_model(config: Config) -> Model:
     if Row.MAX in rows or Row.MIN in rows:
         extra = "max_min"
         # Every value either box can hold: crossed out (0), or what its scorer gives.
-        written = {rules.score(row, hand) for row in (Row.MAX, Row.MIN) for hand in HANDS}
+        written = {0, *rules.offered_values(Row.MAX), *rules.offered_values(Row.MIN)}
         max_min = {
             "max_row": rows.index(Row.MAX) if Row.MAX in rows else None,
             "min_row": rows.index(Row.MIN) if Row.MIN in rows else None,

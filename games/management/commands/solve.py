@@ -9,7 +9,6 @@ from games.coach import (
     Tables,
     Unsupported,
     all_configs,
-    build_model,
     expected_score,
     several_column_configs,
 )
@@ -73,15 +72,11 @@ class Command(BaseCommand):
                 raise CommandError(str(error)) from None
         score = None
         for config in configs:
-            try:
-                build_model(config)
-            except Unsupported as error:
-                if not all:
-                    raise CommandError(str(error)) from None
-                self.stdout.write(f"{config.name}: skipped ({error})")
-                continue
             begun = time.monotonic()
-            table, built = tables.get(config, self._progress(config.name))
+            try:
+                table, built = tables.get(config, self._progress(config.name))
+            except Unsupported as error:  # a column or rows the sheet does not have
+                raise CommandError(str(error)) from None
             score = expected_score(table)
             how = f"built in {time.monotonic() - begun:.1f} s" if built else "loaded"
             self.stdout.write(f"{config.name}: {how}, {tables.path(config)}")
