@@ -51,9 +51,7 @@ class Hint:
 
     #: The coach's box for these dice (column, row), when it would score them now.
     cell: tuple[str, str] | None = None
-    #: The dice to keep before the next roll (sorted), when it would roll again, and the
-    #: places on the table of the dice to keep.
-    keep: tuple[int, ...] | None = None
+    #: Where the dice to keep before the next roll lie on the table, when it would roll again.
     keep_slots: frozenset[int] = field(default_factory=frozenset)
     #: The one line said under the dice, in the reader's language.
     line: str = ""
@@ -85,16 +83,17 @@ def hint_for(
         return Hint(line=_("The coach's hint needs its table:"), command=missing.command)
     except (Unsupported, IllegalMove):
         return Hint(line=_("The coach cannot advise this rule set yet."))
-    except (OSError, ValueError):
-        # A table file that cannot be read: the sheet still plays, without the hint.
+    except Exception:  # noqa: BLE001 — a table that cannot be read, or a bug of the coach's
+        # The sheet still plays, without the hint: a failed sheet would hide the very switch
+        # that turns the hint off.
         logger.exception("The coach's table for %s %s could not be read.", ruleset, options)
         return Hint()
     if len(dice) != 5:
         return Hint(estimate=coach.estimate)
     try:
         return _advice(coach, game, player, mode, dice, pending, rolls_left)
-    except ValueError:
-        # Dice or a sheet the advisor refuses: never a failed sheet for a hint.
+    except Exception:  # noqa: BLE001 — never a failed sheet for a hint
+        # Dice or a sheet the advisor refuses, or a bug of the coach's.
         logger.exception("No coach's hint for %s dice %s.", ruleset, dice)
         return Hint()
 
@@ -121,7 +120,6 @@ def _advice(
         if len(keep.kept) < 5 and keep.value > best.value + TIE:
             held = pending.get("held") or [False] * 5
             return Hint(
-                keep=keep.kept,
                 keep_slots=keep_slots(dice, held, keep.kept),
                 line=_keep_line(keep.kept),
                 estimate=coach.estimate,

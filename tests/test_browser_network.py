@@ -124,6 +124,29 @@ def test_an_answer_lost_after_the_write_was_stored_is_sent_again_and_stored_once
     assert table.strip_totals() == [15, 0] == table.engine_totals()
 
 
+def test_a_tap_refused_as_too_many_is_sent_again_and_stored_once(table: Table) -> None:
+    """A 429 (the rate limit, Django's or nginx's) is answered before any view ran: the tap
+    waits and goes again, rather than "refused: reload"."""
+    table.start(["Ann", "Bob"], "yahtzee", "value", starter=1)
+    page = table.page
+    sent: list[str] = []
+
+    def too_many(route: Route) -> None:
+        sent.append(route.request.post_data or "")
+        if len(sent) == 1:
+            route.fulfill(status=429, body="Too many requests", headers={"Retry-After": "1"})
+        else:
+            route.continue_()
+
+    page.route("**/score", too_many)
+    confirm_fives(table)
+    expect(page.locator(".notice")).to_contain_text("15", timeout=10_000)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    expect(page.locator("#request-failed")).to_have_count(0)
+    assert len(sent) == 2 and sorted(sent[0].split("&")) == sorted(sent[1].split("&"))
+    assert entries(table) == 1
+
+
 def seconds(page: Page, n: int) -> None:
     """Let ``n`` seconds of the page's (fake) time pass, one at a time, with a moment of
     real time after each for the request it sent to be answered or fail."""

@@ -325,6 +325,27 @@ def test_an_advisor_refusing_the_dice_leaves_the_sheet_as_it_was(
     assert 'aria-label="Sixes: 18"' in text
 
 
+@pytest.mark.parametrize("where", ["advisor", "boxes"])
+def test_a_bug_in_the_coach_leaves_the_sheet_and_its_switch_working(
+    client: Client, coach_tables: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # Any error, not only the expected ones: the sheet carries the switch that turns it off.
+    game = new_game()
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise KeyError("a bug")
+
+    if where == "advisor":
+        monkeypatch.setattr(hint, "advisor", broken)
+    else:
+        monkeypatch.setattr(coach_of(game), "boxes", broken)
+    text = page(hint_on(client), game)
+    assert marked_cells(text) == [] and "coach-hint" not in text
+    assert 'aria-label="Sixes: 18"' in text
+    assert "coach-switch" in text
+
+
 def test_a_finished_game_shows_no_hint(client: Client, coach_tables: Path) -> None:
     game = new_game()
     play_some(game, 24)

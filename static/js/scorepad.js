@@ -131,7 +131,9 @@
       return;
     }
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
-    if (status && status !== 503 && status !== 502 && status !== 504) {
+    // 429: too many requests, refused before any view ran; 502-504: the server is away.
+    // Sent again later, they are the same write (the version guards it).
+    if (status && status !== 429 && status !== 503 && status !== 502 && status !== 504) {
       // The server answered and refused: sending it again would change nothing.
       banner(text("failed"));
       return;
