@@ -174,11 +174,12 @@ MIDDLEWARE = [
     # Inside the locale and CSP middleware: the page is in the request's language, with
     # its nonce and headers.
     "games.middleware.explain_not_allowed",
+    # Evenings created per client and writes per evening (games/limits.py): before the
+    # NUL check, so that a flood is refused before its bodies are read.
+    "games.limits.RateLimits",
     # Last, so its refusals carry every header above; it runs before any view, and
     # reads a form body only once the URL has found its view and CSRF has passed.
     "games.middleware.RefuseNul",
-    # Evenings created per client and writes per evening (games/limits.py).
-    "games.limits.RateLimits",
 ]
 
 ROOT_URLCONF = "scorepad.urls"
