@@ -18,14 +18,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
-from games import labels
+from games import coaching, labels
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor, sheet_of
 from games.coach.columns import TIE
-from games.coach.tables import Tables
 from games.rules import Game, IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -77,7 +75,7 @@ def hint_for(
         return Hint(line=_("The coach's hint needs dice: switch to Dice or Roll."))
     dice = list(pending.get("dice") or [])
     try:
-        coach = advisor(ruleset, options, Tables(settings.COACH_TABLES_DIR))
+        coach = advisor(ruleset, options, coaching.tables())
     except NotBuilt as missing:
         # The command follows the line, as code to type.
         return Hint(line=_("The coach's hint needs its table:"), command=missing.command)
