@@ -66,10 +66,6 @@ class ColumnPlay:
         # before it starts: the sheet may hold them, the state ignores them.
         rules = get_ruleset(model.config.ruleset)
         self.before = set(rules.rows(dict(model.config.options))) - set(model.rows)
-        self.upper_rows = {r for r, face in enumerate(model.faces) if face}
-        self.face_row = {face: r for r, face in enumerate(model.faces) if face}
-        self.yahtzee = model.yahtzee_row
-        self.flagged = model.flags == 2
         self._cache: OrderedDict[tuple[int, int, int], Boxes] = OrderedDict()
 
     def state(self, rows: Mapping[str, int]) -> tuple[int, int, int]:
@@ -109,76 +105,27 @@ class ColumnPlay:
             self._cache.move_to_end(state)
         return boxes
 
-    def after(self, mask: int, r: int, upper, flag):
-        """The table's value after row r is written: upper total(s) and flag(s) given."""
-        return self.table[mask | 1 << r, upper, flag]
-
     def _boxes(self, mask: int, upper: int, flag: int) -> Boxes:
+        """The solver's own values of this state's boxes (``Solver.boxes``: bonuses, Max
+        and Min, the Joker), with each write's points; crossing out joins the best box for
+        every hand, as the engine lets any open box be crossed."""
         model, solver = self.model, self.solver
-        writes: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        crosses: dict[int, float] = {}
-        for r in self.open_rows(mask):
-            points = model.scores[r].copy()
-            cross = None
-            if r in self.upper_rows:
-                value = solver.upper_gain[r][:, upper] + self.after(
-                    mask, r, solver.next_upper[r][:, upper], flag
-                )
-            elif r == self.yahtzee and self.flagged:
-                value = points + self.after(mask, r, upper, (points == 50).astype(np.intp))
-                cross = self.after(mask, r, upper, 0)
-            elif r in solver.partner:
-                # Max or Min: written second, the pair's rule decides what it adds (a Max
-                # at or below Min voids both); written first, its value is the extra.
-                later = self.after(mask, r, upper, 0)
-                if solver._partner_filled(mask, r):
-                    value = solver.pair_gain[r][:, flag] + later
-                    cross = solver.pair_cross[r][flag] + later
-                else:
-                    value = points + self.after(mask, r, upper, solver.alone_index[r])
-                    cross = later
-            else:
-                value = points + self.after(mask, r, upper, flag)
-            writes[r] = (points, np.asarray(value, dtype=np.float64))
-            if cross is None:
-                cross = self.after(mask, r, upper, flag)
-            crosses[r] = float(cross)
-        if solver.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
-            self._joker(mask, upper, flag, writes)
+        span = solver.span(mask, (upper, flag))
+        _final, values, crosses = solver.boxes(self.table, mask, span, keep_details=True)
+        writes = {r: (model.scores[r].copy(), value[:, 0, 0]) for r, value in values.items()}
+        if model.joker and solver.yahtzee_filled(mask):
+            # Five alike in a lower box the Joker allows score its fixed value.
+            for face, h in enumerate(FIVE_ALIKE, start=1):
+                for r, (points, value) in writes.items():
+                    if not model.faces[r] and np.isfinite(value[h]):
+                        points[h] = model.joker_scores[r, face - 1]
         best = np.full(len(HANDS), -np.inf)
         for _points, value in writes.values():
             np.maximum(best, value, out=best)
-        for value in crosses.values():
+        cross = {r: float(value[0, 0]) for r, value in crosses.items()}
+        for value in cross.values():
             np.maximum(best, value, out=best)
-        return Boxes(writes, crosses, best)
-
-    def _joker(self, mask: int, upper: int, flag: int, writes) -> None:
-        """Five alike with the Yahtzee box taken: the forced Joker (the engine's
-        ``_joker_rows`` and ``_joker_score``) and the 100 bonus when the box holds 50."""
-        model = self.model
-        bonus = model.bonus_points if self.flagged and flag else 0
-        open_rows = [r for r in range(len(model.rows)) if not mask >> r & 1]
-        lower = [r for r in open_rows if r not in self.upper_rows]
-        for face in range(1, 7):
-            h = FIVE_ALIKE[face - 1]
-            same = self.face_row.get(face)
-            if model.joker:
-                if same is not None and not mask >> same & 1:
-                    allowed = {same}
-                elif lower:
-                    allowed = set(lower)
-                else:
-                    allowed = set(open_rows)
-            else:
-                allowed = set(open_rows)
-            for r, (points, value) in writes.items():
-                if r not in allowed:
-                    value[h] = -np.inf
-                    continue
-                if model.joker and r not in self.upper_rows:
-                    points[h] = model.joker_scores[r, face - 1]
-                    value[h] = points[h] + self.after(mask, r, upper, flag)
-                value[h] += bonus
+        return Boxes(writes, cross, best)
 
 
 # --- the policy in simulated games ---------------------------------------------------------

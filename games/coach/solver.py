@@ -219,35 +219,9 @@ class Solver:
         state ``at`` = (upper total, extra): then each array's upper and extra axes have
         size 1 (what a hint needs, a few times faster on the largest tables)."""
         model = self.model
-        rows = self.open_rows(mask)
         span = self.span(mask, at)
-        us, es = span
-        shape = (len(HANDS), us.stop - us.start, es.stop - es.start)
-        final = np.full(shape, -np.inf)
-        box_values: dict[int, np.ndarray] = {}
-        cross_values: dict[int, np.ndarray] = {}
-        for r in rows:
-            value = self._box_value(table, mask, r, span)
-            if keep_details:
-                box_values[r] = np.broadcast_to(value, shape).copy()
-                cross_values[r] = self._cross_value(table, mask, r, span)
-            np.maximum(final, value, out=final)
-            if r in self.partner:
-                # Crossing Max or Min out can beat writing the dice (a Min above Max).
-                np.maximum(final, self._cross_value(table, mask, r, span), out=final)
-        if self.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
-            every_open = [r for r in range(len(model.rows)) if not mask >> r & 1]
-            for face in range(1, 7):
-                h = FIVE_ALIKE[face - 1]
-                if model.joker:
-                    final[h] = self._joker(table, mask, face, every_open, span)
-                    if keep_details:
-                        self._joker_details(table, mask, face, every_open, box_values, span)
-                if model.flags == 2 and es.start <= 1 < es.stop:
-                    holds_50 = 1 - es.start
-                    final[h, :, holds_50] += model.bonus_points
-                    for value in box_values.values():
-                        value[h, :, holds_50] += model.bonus_points
+        final, box_values, cross_values = self.boxes(table, mask, span, keep_details)
+        shape = final.shape
         columns = final.shape[1] * final.shape[2]
         flat = final.reshape(len(HANDS), columns)
         keep_values: dict[int, np.ndarray] = {}
@@ -281,6 +255,44 @@ class Solver:
             keep_values=keep_values,
             cross_values=cross_values,
         )
+
+    def boxes(
+        self, table: np.ndarray, mask: int, span, keep_details: bool = False
+    ) -> tuple[np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]:
+        """The final dice's boxes from ``mask`` for the states of ``span``: the best box's
+        value for every hand, (252, upper totals, extras); with ``keep_details``, each open
+        row's value (-inf where the Joker bars it, Yahtzee bonus included) and the value
+        of crossing it out."""
+        model = self.model
+        rows = self.open_rows(mask)
+        us, es = span
+        shape = (len(HANDS), us.stop - us.start, es.stop - es.start)
+        final = np.full(shape, -np.inf)
+        box_values: dict[int, np.ndarray] = {}
+        cross_values: dict[int, np.ndarray] = {}
+        for r in rows:
+            value = self._box_value(table, mask, r, span)
+            if keep_details:
+                box_values[r] = np.broadcast_to(value, shape).copy()
+                cross_values[r] = self._cross_value(table, mask, r, span)
+            np.maximum(final, value, out=final)
+            if r in self.partner:
+                # Crossing Max or Min out can beat writing the dice (a Min above Max).
+                np.maximum(final, self._cross_value(table, mask, r, span), out=final)
+        if self.yahtzee_filled(mask) and (model.joker or model.yahtzee_bonus):
+            every_open = [r for r in range(len(model.rows)) if not mask >> r & 1]
+            for face in range(1, 7):
+                h = FIVE_ALIKE[face - 1]
+                if model.joker:
+                    final[h] = self._joker(table, mask, face, every_open, span)
+                    if keep_details:
+                        self._joker_details(table, mask, face, every_open, box_values, span)
+                if model.flags == 2 and es.start <= 1 < es.stop:
+                    holds_50 = 1 - es.start
+                    final[h, :, holds_50] += model.bonus_points
+                    for value in box_values.values():
+                        value[h, :, holds_50] += model.bonus_points
+        return final, box_values, cross_values
 
     def _joker_details(
         self,
