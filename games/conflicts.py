@@ -70,8 +70,22 @@ def replayed_turn(loaded: LoadedGame, post: Any, expected_version: int | None) -
     return last if _same_choice(last, post.get("choice", "")) else None
 
 
+def up_next(loaded: LoadedGame) -> str:
+    """Who is up, as every refusal ends: "Bruno to play." (or that the game is over)."""
+    state = loaded.state
+    if state.current_player is None:
+        return _("The game is over.")
+    return _("%(name)s to play.") % {"name": state.players[state.current_player]}
+
+
+def _written(loaded: LoadedGame, player: int, column: str, row: str) -> str:
+    box = loaded.state.box(player, column, row)
+    return labels.written(box.value or 0, box.crossed)
+
+
 def stale_score_message(loaded: LoadedGame, post: Any) -> str:
-    """Why a score was refused as stale, naming the player and cell when we can.
+    """Why a tap was refused as stale (a score, or a chooser opened), naming the player and
+    cell when we can, and who is up now.
 
     Only what is sure is said: the cell the phone tried is filled now, or what the
     last score on the sheet is (an undo elsewhere can look like a turn played).
@@ -81,22 +95,14 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
     if claimed is not None:
         player, column, row = claimed
         if not state.is_open(player, column, row):
-            return _("%(name)s's %(cell)s was just scored on another phone.") % {
+            return _("%(name)s's %(cell)s was just scored on another phone: %(value)s. %(up)s") % {
                 "name": state.players[player],
                 "cell": labels.cell_label(loaded.state, column, row),
+                "value": _written(loaded, player, column, row),
+                "up": up_next(loaded),
             }
     if state.finished:
         return _("The game just ended on another phone: here is the final sheet.")
-    last = state.last
-    if last is not None and state.current_player is not None:
-        return _(
-            "The sheet changed on another phone: the last score is %(name)s's %(cell)s, "
-            "and it is %(next)s's turn."
-        ) % {
-            "name": state.players[last.move.player],
-            "cell": labels.cell_label(loaded.state, last.column, last.row),
-            "next": state.players[state.current_player],
-        }
     return stale_message(loaded)
 
 
@@ -105,17 +111,39 @@ def stale_undo_message(loaded: LoadedGame) -> str:
     if last is not None:
         return _(
             "Nothing was undone: the sheet changed on another phone. "
-            "The last score is now %(name)s's %(cell)s."
+            "The last score is now %(name)s's %(cell)s. %(up)s"
         ) % {
             "name": loaded.state.players[last.move.player],
             "cell": labels.cell_label(loaded.state, last.column, last.row),
+            "up": up_next(loaded),
         }
-    return _("Nothing was undone: the sheet changed on another phone and has no score left.")
+    return _(
+        "Nothing was undone: the sheet changed on another phone and has no score left. %(up)s"
+    ) % {"up": up_next(loaded)}
 
 
 def stale_reset_message(loaded: LoadedGame) -> str:
-    return _("Nothing was reset: the sheet changed on another phone. Here it is as it stands now.")
+    return _(
+        "Nothing was reset: the sheet changed on another phone. Here it is as it stands now. %(up)s"
+    ) % {"up": up_next(loaded)}
 
 
 def stale_message(loaded: LoadedGame) -> str:
-    return _("The sheet changed on another phone: here it is as it stands now.")
+    """A tap on a sheet that moved: what the last score on it is, and who is up."""
+    state = loaded.state
+    last = state.last
+    if last is not None and state.current_player is not None:
+        return _(
+            "The sheet changed on another phone: the last score is %(name)s's %(cell)s "
+            "(%(value)s). %(up)s"
+        ) % {
+            "name": state.players[last.move.player],
+            "cell": labels.cell_label(loaded.state, last.column, last.row),
+            "value": _written(loaded, last.move.player, last.column, last.row),
+            "up": up_next(loaded),
+        }
+    if state.finished:
+        return _("The game just ended on another phone: here is the final sheet.")
+    return _("The sheet changed on another phone: here it is as it stands now. %(up)s") % {
+        "up": up_next(loaded)
+    }

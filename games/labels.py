@@ -112,6 +112,11 @@ def cell_label(game: Game, column: str, row: str) -> str:
     return label
 
 
+def written(value: int, crossed: bool) -> str:
+    """What a box holds, in words: its number, or "crossed out"."""
+    return gettext("crossed out") if crossed else str(value)
+
+
 def _only(rulesets: Iterable[str]) -> str | None:
     """The rule set every game shares, or None for a mix (or no game)."""
     kinds = set(rulesets)

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db import models
-from django.db.models import Prefetch, Q
+from django.db.models import ExpressionWrapper, OuterRef, Prefetch, Q, Subquery
 from django.utils.translation import gettext_lazy as _
 
 from games import labels
@@ -90,10 +90,24 @@ class GameQuerySet(models.QuerySet["Game"]):
     def for_spectator(self, view_token: str, number: int) -> GameQuerySet:
         return self.by_token(view_token, number, read_only=True).with_seats()
 
-    def from_number(self, token: str, number: int, *, read_only: bool = False) -> GameQuerySet:
-        """Game ``number`` of the evening and every later one, the newest first."""
-        field = "evening__view_token" if read_only else "evening__token"
-        return self.filter(**{field: token}, number__gte=number).order_by("-number")
+    def poll_row(self, token: str, number: int, *, read_only: bool = False) -> Any:
+        """(version, finished, the evening's newest game's number) of game ``number``: what
+        a live page polls, in one query."""
+        newest = (
+            Game.objects.filter(evening=OuterRef("evening"))
+            .order_by("-number")
+            .values("number")[:1]
+        )
+        return (
+            self.by_token(token, number, read_only=read_only)
+            .annotate(
+                finished=ExpressionWrapper(
+                    Q(result__isnull=False), output_field=models.BooleanField()
+                ),
+                newest=Subquery(newest),
+            )
+            .values_list("version", "finished", "newest")
+        )
 
 
 class Game(models.Model):
@@ -262,9 +276,47 @@ class Entry(models.Model):
         "turn",
     )
 
+    #: What a turn wrote, as ``from_played`` sets it: a correction rewrites these of every
+    #: entry whose turn it changes (``services.correct``).
+    WRITTEN_FIELDS = (
+        "value",
+        "crossed",
+        "die1",
+        "die2",
+        "die3",
+        "die4",
+        "die5",
+        "rolls",
+        "yahtzee_bonus",
+    )
+
     def as_move(self, position: Mapping[int, int]) -> Move:
         """The move this entry stored; ``position``: each player's seat."""
         return move_of(self, position)
+
+
+class Correction(models.Model):
+    """A box of a finished game corrected after the fact (``services.correct``): what it held
+    and what it holds now. The entries hold the game as corrected; this is the record the
+    review shows."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="corrections")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="corrections")
+    column = models.CharField(max_length=8)
+    row = models.CharField(max_length=20)
+    #: The turn of the box's entry.
+    turn = models.PositiveIntegerField()
+    old_value = models.SmallIntegerField()
+    old_crossed = models.BooleanField(default=False)
+    new_value = models.SmallIntegerField()
+    new_crossed = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.column}/{self.row}: {self.old_value} → {self.new_value}"
 
 
 def move_of(entry: Entry | Any, position: Mapping[int, int]) -> Move:

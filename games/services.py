@@ -39,6 +39,50 @@ class StaleVersion(Exception):
         super().__init__(f"game {game.pk} is at version {game.version}")
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the phone showed when it sent a request: the game's version and the player to
+    play (None: the page showed no one to play, the game being over).
+
+    Every request that opens a chooser or writes carries it, so that a tap made on a sheet
+    that has moved is refused rather than applied to what the sheet has become (another
+    player's box, another turn's dice)."""
+
+    version: int
+    player: int | None
+
+
+def check_seen(game: models.Game, state: RulesGame, seen: Seen) -> None:
+    """StaleVersion if the game moved since the phone looked; IllegalMove if, at that very
+    version, the phone names another player to play than the game's (a forged or broken
+    request: the version alone fixes whose turn it is)."""
+    if game.version != seen.version:
+        raise StaleVersion(game)
+    current = state.current_player
+    if seen.player == current:
+        return
+    if current is None:
+        raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
+    if seen.player is not None and 0 <= seen.player < len(state.players):
+        raise IllegalMove(
+            "turn",
+            N_("It is {expected}'s turn, not {player}'s."),
+            expected=state.players[current],
+            player=state.players[seen.player],
+        )
+    raise IllegalMove("turn", N_("This page is out of date: reload the sheet and try again."))
+
+
+class CorrectionRefused(Exception):
+    """A correction that would break a later turn: ``turn`` (1-based) and the engine's
+    refusal of it."""
+
+    def __init__(self, turn: int, error: IllegalMove) -> None:
+        self.turn = turn
+        self.error = error
+        super().__init__(f"turn {turn}: {error}")
+
+
 @dataclass
 class LoadedGame:
     """A stored game and the engine's view of it, seat by seat."""
@@ -122,15 +166,23 @@ def find_game(token: str, number: int, *, read_only: bool = False) -> models.Gam
     return found.first()
 
 
-def poll_state(number: int, token: str, read_only: bool = False) -> tuple[int, int] | None:
-    """The version of the evening's newest game from ``number`` on, and that game's number
-    (``number`` itself while no later game was started), or None if there is none.
+@dataclass(frozen=True)
+class PollState:
+    """What a live page asks every 2 seconds of its game: its version, whether it is over,
+    and the number of the evening's newest game."""
 
-    One small query: every open sheet asks every 2 seconds."""
+    version: int
+    finished: bool
+    newest: int
+
+
+def poll_state(number: int, token: str, read_only: bool = False) -> PollState | None:
+    """Game ``number``'s version and end, and the evening's newest game's number (or None
+    if there is no such game). One small query: every open sheet asks every 2 seconds."""
     if number < 1:
         return None
-    games = models.Game.objects.from_number(token, number, read_only=read_only)
-    return games.values_list("version", "number").first()
+    row = models.Game.objects.poll_row(token, number, read_only=read_only).first()
+    return None if row is None else PollState(*row)
 
 
 def seats_of(game: models.Game) -> list[models.Seat]:
@@ -207,7 +259,10 @@ def _fresh(game_id: int) -> models.Game:
     return models.Game.objects.with_seats().get(pk=game_id)
 
 
-def _locked(game_id: int, expected_version: int | None) -> models.Game:
+def _locked(game_id: int, seen: Seen | None) -> LoadedGame:
+    """The game's row locked for the rest of the transaction, rebuilt from its snapshot,
+    after checking it is still what the phone saw (``check_seen``; ``seen`` None: whatever
+    it is now)."""
     # The evening comes along (every answer to a write shows it) but only the game's row
     # is locked, so the evening's other games are written meanwhile.
     game = (
@@ -215,9 +270,32 @@ def _locked(game_id: int, expected_version: int | None) -> models.Game:
         .select_related("evening")
         .get(pk=game_id)
     )
-    if expected_version is not None and game.version != expected_version:
+    if seen is not None and game.version != seen.version:
         raise StaleVersion(game)
-    return game
+    loaded = load(game)
+    if seen is not None:
+        check_seen(game, loaded.state, seen)
+    return loaded
+
+
+def newest_number(game: models.Game) -> int:
+    """The number of the evening's newest game (``game``'s own while no later one exists)."""
+    numbers = models.Game.objects.filter(evening_id=game.evening_id)
+    return numbers.order_by("-number").values_list("number", flat=True).first() or game.number
+
+
+def _newest_only(game: models.Game, action: str) -> None:
+    """Undo and Reset belong to the evening's newest game: an older one is corrected."""
+    newest = newest_number(game)
+    if newest > game.number:
+        raise IllegalMove(
+            action,
+            N_(
+                "Game {newest} has started: Undo and Reset belong to it. "
+                "Fix this game with “Correct a box”."
+            ),
+            newest=newest,
+        )
 
 
 def _claim(game: models.Game, **fields: Any) -> None:
@@ -286,15 +364,18 @@ def _create_game(
     return game
 
 
-def play_again(game_id: int, expected_version: int | None = None) -> models.Game:
+def play_again(game_id: int, seen: Seen | None = None) -> models.Game:
     """The next game of the evening: same players and seats, the start passes on."""
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
+        loaded = _locked(game_id, seen)
+        game = loaded.record
+        if not loaded.finished:
+            raise IllegalMove("again", N_("Finish this game first."))
         newer = game.evening.games.filter(number__gt=game.number).order_by("number").first()
         if newer is not None:
             # Another phone already started it: join that one rather than a second.
             return newer
-        players = [s.player for s in game.seats.select_related("player").order_by("position")]
+        players = loaded.players
         names = [p.name for p in players]
         first = next_starter(names, game.first_seat, names)
         setup = RulesGame.new(game.ruleset, names, game.options, first)
@@ -311,7 +392,7 @@ def next_game(game_id: int, playing: Sequence[int], newcomers: Sequence[str]) ->
     again (``next_starter``), skipping whoever sits this one out.
     """
     with transaction.atomic():
-        game = _locked(game_id, None)
+        game = _locked(game_id, None).record
         if not load(game).finished:
             raise IllegalMove("next", N_("Finish this game first."))
         if game.evening.games.filter(number__gt=game.number).exists():
@@ -339,10 +420,26 @@ def next_game(game_id: int, playing: Sequence[int], newcomers: Sequence[str]) ->
 # --- playing ------------------------------------------------------------------------------
 
 
+def check_dice_bound(game: models.Game, move: Move) -> None:
+    """Rolled dice are binding: once the phone has rolled in a turn, that turn is scored from
+    those dice (a box takes them, or is crossed out by them), never by a value; and in Roll
+    mode a turn has no other dice than the phone's."""
+    pending = game.pending or {}
+    if rolled(pending):
+        if move.dice is None or list(move.dice) != list(pending["dice"]):
+            raise IllegalMove(
+                "dice", N_("These dice were rolled for this turn: tap a box to score them.")
+            )
+    elif game.entry_mode == models.Game.EntryMode.VIRTUAL:
+        raise IllegalMove(
+            "dice", N_("Roll the dice first: in Roll mode a turn is scored from the dice rolled.")
+        )
+
+
 def record_turn(
     game_id: int,
     move: Move,
-    expected_version: int | None,
+    seen: Seen | None,
     game: models.Game | None = None,
 ) -> tuple[LoadedGame, Played]:
     """Check a move with the rules and store it; raises IllegalMove or StaleVersion.
@@ -350,9 +447,11 @@ def record_turn(
     Optimistic: the game is rebuilt from its snapshot and the move checked with no lock
     held; the write then claims the version all that was read at (``_claim``, compare and
     swap), with the new snapshot and result, and adds the entry, in one transaction.
-    ``expected_version`` None: on top of whatever is current (tried again if overtaken).
-    ``game``: the game as the caller just read it (with its seats), to save reading it again.
+    ``seen``: what the phone showed (``check_seen``); None: on top of whatever is current
+    (tried again if overtaken). ``game``: the game as the caller just read it (with its
+    seats), to save reading it again.
     """
+    expected_version = None if seen is None else seen.version
     for _attempt in range(20):
         if game is None or game.pk != game_id:
             game = _fresh(game_id)
@@ -360,6 +459,9 @@ def record_turn(
             raise StaleVersion(game)
         loaded = load(game)
         try:
+            if seen is not None:
+                check_seen(game, loaded.state, seen)
+            check_dice_bound(game, move)
             played = loaded.state.play(move)
         except IllegalMove:
             if expected_version is not None:
@@ -375,7 +477,7 @@ def record_turn(
             game, loaded.seats[move.player].player, played, turn=state.turns_played
         )
         if rolled(game.pending or {}):
-            # Even if a value took them (value mode mid-turn): an undo gives them back.
+            # The turn's dice as they lay: an undo gives them back.
             entry.virtual_dice = game.pending
         # The next turn's dice, if an undo kept them (``undo``).
         ahead = list(game.rolled_ahead or [])
@@ -408,7 +510,7 @@ def record_turn(
     raise StaleVersion(_fresh(game_id))
 
 
-def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played]:
+def undo(game_id: int, seen: Seen | None) -> tuple[LoadedGame, Played]:
     """Take back the last turn: the one write that replays the entries (a snapshot keeps
     no history).
 
@@ -416,7 +518,8 @@ def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played
     lay, and the virtual dice of the turn in progress wait in ``rolled_ahead`` until that
     turn comes again. Typed dice come back typed in dice mode, to be changed."""
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
+        game = _locked(game_id, seen).record
+        _newest_only(game, "undo")
         loaded = history(game)
         played = loaded.state.undo()
         last = loaded.entries.pop()
@@ -441,27 +544,36 @@ def undo(game_id: int, expected_version: int | None) -> tuple[LoadedGame, Played
         return loaded, played
 
 
-def reset(game_id: int, expected_version: int | None) -> models.Game:
+def reset(game_id: int, seen: Seen | None) -> models.Game:
     """Back to round 1 with the same players; other games of the evening stay."""
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
+        loaded = _locked(game_id, seen)
+        game = loaded.record
+        _newest_only(game, "reset")
         game.entries.all().delete()
-        names = [seat.player.name for seat in seats_of(game)]
+        names = [player.name for player in loaded.players]
         snapshot = _new_snapshot(game, names, game.first_seat)
         _claim(game, pending={}, rolled_ahead=[], result=None, snapshot=snapshot)
         return game
 
 
-def set_entry_mode(game_id: int, mode: str, expected_version: int | None = None) -> models.Game:
+def set_entry_mode(game_id: int, mode: str, seen: Seen | None = None) -> models.Game:
     if mode not in models.Game.EntryMode.values:
         raise IllegalMove("mode", N_("Unknown entry mode."))
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
+        game = _locked(game_id, seen).record
         if game.entry_mode != mode:
-            # Only a real change empties the turn in progress (another phone's typed dice),
-            # and never of virtual dice: back in Roll mode they lie as they were.
-            pending = game.pending if rolled(game.pending or {}) else {}
-            _claim(game, entry_mode=mode, pending=pending)
+            if rolled(game.pending or {}):
+                # The turn is scored from the dice rolled: no value, no dice typed instead.
+                raise IllegalMove(
+                    "mode",
+                    N_(
+                        "These dice were rolled for this turn: "
+                        "score them in a box first (or Undo the last turn)."
+                    ),
+                )
+            # Only a real change empties the turn in progress (another phone's typed dice).
+            _claim(game, entry_mode=mode, pending={})
         return game
 
 
@@ -499,14 +611,121 @@ def roll(pending: dict[str, Any]) -> dict[str, Any]:
     return {"dice": new, "held": held, "rolls": rolls, "holds": holds}
 
 
-def save_pending(
-    game_id: int, pending: dict[str, Any], expected_version: int | None
-) -> models.Game:
-    """Store the turn in progress (dice, holds, rolls) on top of ``expected_version``."""
+def save_pending(game_id: int, pending: dict[str, Any], seen: Seen | None) -> models.Game:
+    """Store the turn in progress (dice, holds, rolls) on top of what the phone saw."""
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
-        _claim(game, pending=pending)
-        return game
+        loaded = _locked(game_id, seen)
+        if loaded.finished:
+            raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
+        _claim(loaded.record, pending=pending)
+        return loaded.record
+
+
+def open_chooser(game: models.Game, seen: Seen, column: str, row: str) -> LoadedGame:
+    """The game, for the chooser of ``(column, row)`` of the player the phone showed to play:
+    refused if the sheet moved since (StaleVersion), if that cell is not theirs to play now,
+    or if the turn's dice were rolled (they are scored from the dice, not by a value)."""
+    loaded = load(game)
+    check_seen(game, loaded.state, seen)
+    if loaded.state.current_player is None:
+        raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
+    if rolled(game.pending or {}) or game.entry_mode == models.Game.EntryMode.VIRTUAL:
+        check_dice_bound(game, Move(seen.player or 0, row, column, value=0))
+    if (column, row) not in loaded.state.playable_cells():
+        raise IllegalMove("cell", N_("That cell cannot be played now."))
+    return loaded
+
+
+# --- a finished game corrected -------------------------------------------------------------
+
+
+def correct(
+    game_id: int, seen: Seen, player: int, column: str, row: str, fix: Move
+) -> tuple[LoadedGame, models.Correction]:
+    """Write the right value (or a cross) in a filled box of a finished game.
+
+    The whole game is replayed through the rules with that turn changed, every later turn
+    checked again (a Joker that no longer holds, an order rule): CorrectionRefused names the
+    first turn the change breaks, and nothing is written. Otherwise the entries whose value
+    moved, the snapshot and the result (hence the tally) are written in one transaction with
+    a record of the correction; the game stays finished. ``fix``: the box's new move (a
+    value or a cross; its player, row and column are the box's).
+    """
+    with transaction.atomic():
+        loaded = _locked(game_id, seen)
+        game = loaded.record
+        if not loaded.finished:
+            raise IllegalMove(
+                "correct", N_("Only a finished game is corrected: while it is played, use Undo.")
+            )
+        if fix.dice is not None or not 0 <= player < len(loaded.seats):
+            raise IllegalMove("correct", N_("Give the box a value, or cross it out."))
+        entries = list(game.entries.order_by("turn"))
+        seat_of = {seat.player_id: seat.position for seat in loaded.seats}
+        moves = [models.move_of(entry, seat_of) for entry in entries]
+        at = next(
+            (
+                index
+                for index, move in enumerate(moves)
+                if (move.player, entries[index].column, move.row) == (player, column, row)
+            ),
+            None,
+        )
+        if at is None:
+            raise IllegalMove(
+                "correct", N_("That box is not filled: only a filled box is corrected.")
+            )
+        old = entries[at]
+        was = loaded.state.box(player, column, row)
+        moves[at] = fix._replace(player=player, row=row, column=column)
+        state = RulesGame.new(
+            game.ruleset, [p.name for p in loaded.players], game.options, game.first_seat
+        )
+        for turn, move in enumerate(moves, start=1):
+            try:
+                state.play(move)
+            except IllegalMove as error:
+                raise CorrectionRefused(turn, error) from error
+        new = state.played[at]
+        if (new.value, new.crossed) == (was.value, was.crossed):
+            raise IllegalMove("correct", N_("That box already holds this value."))
+        correction = models.Correction(
+            game=game,
+            player=old.player,
+            column=old.column,
+            row=old.row,
+            turn=old.turn,
+            old_value=was.value or 0,
+            old_crossed=was.crossed,
+            new_value=new.value,
+            new_crossed=new.crossed,
+        )
+        changed = []
+        for entry, played in zip(entries, state.played, strict=True):
+            fresh = models.Entry.from_played(game, entry.player, played, entry.turn)
+            if entry is old:
+                # A value written by hand: the dice that made the old one no longer do.
+                fresh.rolls, entry.virtual_dice = [], {}
+            if any(getattr(entry, f) != getattr(fresh, f) for f in models.Entry.WRITTEN_FIELDS):
+                for name in models.Entry.WRITTEN_FIELDS:
+                    setattr(entry, name, getattr(fresh, name))
+                changed.append(entry)
+        models.Entry.objects.bulk_update(changed, [*models.Entry.WRITTEN_FIELDS, "virtual_dice"])
+        correction.save()
+        _claim(
+            game,
+            pending={},
+            rolled_ahead=[],
+            result=final_result(state, loaded.seats),
+            snapshot=state.snapshot(),
+        )
+        # The coach's figures for the game as it now stands, in the same transaction (a
+        # savepoint: a coach failure leaves the correction written without them).
+        from games import coaching
+
+        with transaction.atomic():
+            coaching.keep_finished(game)
+        return LoadedGame(game, loaded.seats, state), correction
 
 
 # --- the game file ------------------------------------------------------------------------
@@ -516,14 +735,52 @@ def export_document(game: models.Game) -> str:
     return gamefile.dumps(history(game).state)
 
 
-def import_document(data: str | bytes, evening: models.Evening | None = None) -> models.Game:
-    """Replay a game file through the rules and store it, all or nothing."""
+class AlreadyImported(Exception):
+    """The evening already holds the game a file holds: its game ``number``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        super().__init__(f"This game is already game {number} of this evening.")
+
+
+def import_document(
+    data: str | bytes, evening: models.Evening | None = None, *, again: bool = False
+) -> models.Game:
+    """Replay a game file through the rules and store it, all or nothing.
+
+    Into an ``evening`` that already holds the same game (imported, or played there and
+    exported), AlreadyImported with that game's number unless ``again``: the same rule set,
+    options, players in their seats, first player and turns (each turn's player, column,
+    cell and dice, value, cross or Yahtzee bonus; the earlier rolls kept for the review do
+    not count). Checked under the evening's lock, so two imports of one file at once cannot
+    both pass."""
+    from django.db.models import Count
+
+    def canonical(game: RulesGame) -> dict[str, Any]:
+        """The game file as ``gamefile.dump`` writes it, without what does not make the game."""
+        document = gamefile.dump(game)
+        del document["result"]
+        for turn in document["turns"]:
+            turn.pop("rolls", None)
+        return document
+
     state = gamefile.load(data)
     with transaction.atomic():
         if evening is None:
             evening = models.Evening.objects.create()
         else:
             evening = models.Evening.objects.select_for_update().get(pk=evening.pk)
+            if not again:
+                candidates = (
+                    evening.games.filter(ruleset=state.ruleset.key, first_seat=state.first)
+                    .annotate(entry_count=Count("entries"))
+                    .filter(entry_count=len(state.played))
+                    .order_by("number")
+                )
+                wanted = canonical(state)
+                for candidate in candidates:
+                    if canonical(history(candidate).state) == wanted:
+                        raise AlreadyImported(candidate.number)
         existing = {p.name: p for p in evening.players.all()}
         players = []
         for name in state.players:
@@ -549,7 +806,9 @@ def change_players(game_id: int, post: Any, expected_version: int | None = None)
 
     action = post.get("action", "")
     with transaction.atomic():
-        game = _locked(game_id, expected_version)
+        game = _locked(game_id, None).record
+        if expected_version is not None and game.version != expected_version:
+            raise StaleVersion(game)
         seats = list(game.seats.select_related("player").order_by("position"))
         position = _position(post.get("seat"), seats) if action != "add" else None
         if action in ("rename", "add"):

@@ -160,10 +160,14 @@ def build(
     pick_url: str | None = None,
     scoring: bool = False,
     coach_cell: tuple[str, str] | None = None,
+    correct_url: str | None = None,
 ) -> Sheet:
     """The sheet of ``game``. On a player's page, ``pick_url`` (value mode) is the value
-    picker's URL each playable cell links to; ``scoring`` (dice modes): its cells score;
-    ``coach_cell``: the current player's box the coach's hint marks."""
+    picker's URL each playable cell links to, with what the phone shows already in its
+    query (the version and the player to play); ``scoring`` (dice modes): its cells score;
+    ``coach_cell``: the current player's box the coach's hint marks; ``correct_url`` (a
+    finished game being corrected): the correction's chooser, which each filled box links
+    to, its query begun likewise."""
     current = game.current_player
     view = view if view in ("table", "focus") else default_view(game)
     if focus is None or not 0 <= focus < len(game.players):
@@ -199,7 +203,10 @@ def build(
                 if player == current and (column, row) == coach_cell:
                     cell.coach = True
                 if pick_url and cell.playable:
-                    cell.url = f"{pick_url}?{urlencode({'column': column, 'row': row})}"
+                    cell.url = f"{pick_url}&{urlencode({'column': column, 'row': row})}"
+                elif correct_url and box.filled:
+                    where = {"seat": player, "column": column, "row": row}
+                    cell.url = f"{correct_url}&{urlencode(where)}"
             columns.append(
                 ColumnView(
                     player=player,

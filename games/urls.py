@@ -27,6 +27,7 @@ urlpatterns = [
     path(game + "hold", table.hold, name="hold"),
     path(game + "restart-turn", table.restart_turn, name="restart_turn"),
     path(game + "again", table.play_again, name="play_again"),
+    path(game + "correct", table.correct, name="correct"),
     path(game + "players", table.players, name="players"),
     # Evenings across phones: sharing, live polling, leaderboard, review, stats.
     path("e/<str:token>/games", evening.evening_games, name="evening_games"),

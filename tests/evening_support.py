@@ -57,3 +57,15 @@ def evening(names: Sequence[str] = ("Ann", "Bob"), ruleset: str = "yam") -> mode
 def again(game: models.Game) -> models.Game:
     new = services.play_again(game.pk)
     return models.Game.objects.select_related("evening").get(pk=new.pk)
+
+
+def seen(game: models.Game) -> services.Seen:
+    """What a phone opened on ``game`` now shows: its version and the player to play."""
+    loaded = services.load_current(game.pk)
+    return services.Seen(loaded.record.version, loaded.state.current_player)
+
+
+def seen_fields(game: models.Game) -> dict[str, str]:
+    """The fields every write of a sheet opened on ``game`` now carries (``seen``)."""
+    now = seen(game)
+    return {"version": str(now.version), "player": "" if now.player is None else str(now.player)}

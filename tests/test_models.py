@@ -116,9 +116,11 @@ def test_it_finds_a_game_by_its_evening_tokens_with_its_seats(game: Game, player
     found = Game.objects.for_sheet(token, 1).get()
     assert [seat.player.name for seat in found.seats.all()] == ["Alice"]
     second = Game.objects.create(evening=game.evening, number=2, ruleset=game.ruleset)
-    assert list(Game.objects.from_number(token, 1)) == [second, game]
-    assert list(Game.objects.from_number(view_token, 2, read_only=True)) == [second]
-    assert not Game.objects.from_number(token, 3).exists()
+    # What a live page polls: its game's version and end, and the evening's newest game.
+    assert list(Game.objects.poll_row(token, 1)) == [(game.version, False, 2)]
+    assert list(Game.objects.poll_row(view_token, 2, read_only=True)) == [(0, False, 2)]
+    assert not Game.objects.poll_row(token, 3).exists()
+    assert not Game.objects.poll_row(view_token, 1).exists()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -70,6 +70,7 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
             for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
         ],
         "final": state.finished,
+        "corrections": _corrections(game, state),
         # The focus view's strip links to the step shown, with another player.
         "step_url": f"{base}?turn={turn}",
         "sheet_url": access.url("sheet", number),
@@ -78,6 +79,24 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
         "board_url": access.url("board"),
     }
     return render(request, "evenings/review.html", context)
+
+
+def _corrections(game: Any, state: services.RulesGame) -> list[dict[str, Any]]:
+    """The boxes corrected after the game ended, oldest first: old → new, and when."""
+    return [
+        {
+            "text": _("%(name)s's %(cell)s: %(old)s → %(new)s")
+            % {
+                "name": fix.player.name,
+                "cell": labels.cell_label(state, fix.column, fix.row),
+                "old": labels.written(fix.old_value, fix.old_crossed),
+                "new": labels.written(fix.new_value, fix.new_crossed),
+            },
+            "at": fix.created_at,
+            "when": formats.date_format(fix.created_at, "SHORT_DATETIME_FORMAT"),
+        }
+        for fix in game.corrections.select_related("player")
+    ]
 
 
 # --- the coach's words ------------------------------------------------------------------------

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
@@ -36,19 +38,27 @@ def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) ->
 
 
 def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
-    """204 while the game's version is the one the page shows; the fresh sheet otherwise.
+    """204 while the game is as the page shows it; the fresh sheet otherwise.
 
-    One query answers "nothing changed": the version of the evening's newest game from
-    this one on, and its number. A newer game (Play again on another phone) moves the page there.
+    One query answers "nothing changed": the game's version and end, and the evening's
+    newest game (``n``: the newest the page knows). A page that showed the newest game,
+    finished, goes to the game Play again started elsewhere, with a notice; a page on an
+    older game stays there and shows a banner that links to the newest.
     """
-    row = services.poll_state(number, access.token, access.read_only)
-    if row is None:
+    state = services.poll_state(number, access.token, access.read_only)
+    if state is None:
         raise Http404
-    version, newest_number = row
-    if newest_number > number:
-        url = access.url("sheet", newest_number)
+    known_newest = request.GET.get("n", "")
+    newer = known_newest.isdigit() and state.newest > int(known_newest)
+    if newer and state.finished and int(known_newest) == number:
+        messages.info(
+            request,
+            _("Game %(number)d has started on another phone: here it is.")
+            % {"number": state.newest},
+        )
+        url = access.url("sheet", state.newest)
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
-    if request.GET.get("v") == str(version):
+    if request.GET.get("v") == str(state.version) and not newer:
         return HttpResponse(status=204)
     game = find_game(access, number)
     return table.render_game(request, sheet_context(request, game, access))

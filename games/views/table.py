@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -18,7 +20,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from games import conflicts, hint, known, labels, models, services
@@ -68,6 +70,22 @@ def _version(request: HttpRequest) -> int | None:
     return int(raw) if _VERSION.fullmatch(raw) else None
 
 
+#: A seat as the sheet prints it (at most 8 players), or "" once no one is to play.
+_SEAT = re.compile(r"[0-9]{1,2}|")
+
+
+def _seen(request: HttpRequest) -> services.Seen | None:
+    """What the phone showed when it sent this request: the version and the player to play
+    (a write's ``version`` and ``player`` fields; a chooser's ``v`` and ``player`` query),
+    or None if the request does not say both as a sheet prints them."""
+    data = request.POST if request.method == "POST" else request.GET
+    version = data.get("version" if request.method == "POST" else "v", "")
+    player = data.get("player")
+    if player is None or not _VERSION.fullmatch(version) or not _SEAT.fullmatch(player):
+        return None
+    return services.Seen(int(version), int(player) if player else None)
+
+
 def _game_url(game: models.Game) -> str:
     return reverse("sheet", args=[game.evening.token, game.number])
 
@@ -82,10 +100,12 @@ def game_context(
     *,
     evening: Any = None,
     read_only: bool = False,
+    correcting: bool = False,
     **extra: Any,
 ) -> dict[str, Any]:
     """What the game page and its partials show. ``evening``: the one shown (a spectator
-    page's ``Watched``, which has no edit token), the game's own by default."""
+    page's ``Watched``, which has no edit token), the game's own by default; ``correcting``:
+    a finished game whose filled boxes link to the correction's chooser."""
     loaded = loaded or services.load(game)
     evening = evening or game.evening
     # The game's links, each reversed once however often the page shows it.
@@ -100,23 +120,30 @@ def game_context(
         coach = hint.hint_for(
             state, game.ruleset, game.options, game.entry_mode, game.pending or {}, rolls_left
         )
+    # What the phone shows travels with every chooser it opens (and every write it sends).
+    seen = urlencode({"v": game.version, "player": "" if state.finished else state.current_player})
+    choosing = (
+        not read_only and game.entry_mode == "value" and not services.rolled(game.pending or {})
+    )
     sheet = build(
         state,
         game.pending,
         view,
         _int(request.GET.get("p")),
-        pick_url=None if read_only or game.entry_mode != "value" else urls.pick,
+        pick_url=f"{urls.pick}?{seen}" if choosing else None,
         scoring=not read_only and game.entry_mode != "value",
         coach_cell=coach.cell if coach else None,
+        correct_url=f"{urls.correct}?{seen}" if correcting and not read_only else None,
     )
     current = state.current_player
-    later = None
-    if state.finished:
-        later = game.evening.games.filter(number__gt=game.number).order_by("number").first()
+    # The evening's newest game, when it is not this one: the page says so and links to it
+    # (it never moves there on its own), and leaves Undo and Reset to it.
+    later = game.evening.games.filter(number__gt=game.number).order_by("-number").first()
     return {
         "game": game,
         "evening": evening,
         "read_only": read_only,
+        "correcting": correcting,
         "urls": urls,
         # The sheet's own address: the spectator's on a read-only page.
         "sheet_url": urls.watch_sheet if read_only else urls.sheet,
@@ -125,7 +152,9 @@ def game_context(
         "hint": coach,
         "pending": game.pending or {},
         "rolled": services.rolled(game.pending or {}),
-        "can_undo": loaded.turns > 0,
+        "can_undo": loaded.turns > 0 and later is None,
+        "newest": later.number if later else game.number,
+        "seen_player": "" if current is None else current,
         "setup_open": loaded.turns == 0,
         "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
         "next_game": later,
@@ -296,18 +325,31 @@ def _remember(request: HttpRequest, response: HttpResponse, name: str, value: st
     )
 
 
+def _chooser_refused(response: HttpResponse) -> HttpResponse:
+    """A chooser refused: its answer is the whole game (the sheet as it stands, with why),
+    not the panel the tap meant to fill."""
+    return retarget(reswap(response, "outerHTML"), "#game")
+
+
 @require_safe
 def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    """The value picker of one cell (value mode)."""
+    """The value picker of one cell (value mode), for the player the phone shows to play."""
     game = _get_game(token, number)
-    loaded = services.load(game)
-    state = loaded.state
+    seen = _seen(request)
     column, row = request.GET.get("column", ""), request.GET.get("row", "")
-    if state.current_player is None:
-        return _respond(request, game, loaded, status=422, error=_("The game is over."))
-    if (column, row) not in state.playable_cells():
-        message = _("That cell cannot be played now.")
-        return _respond(request, game, loaded, status=422, error=message)
+    try:
+        if seen is None:
+            raise IllegalMove(
+                "version", N_("This page is out of date: reload the sheet and try again.")
+            )
+        loaded = services.open_chooser(game, seen, column, row)
+    except services.StaleVersion:
+        loaded = services.load(game)
+        message = conflicts.stale_score_message(loaded, request.GET)
+        return _chooser_refused(_respond(request, game, loaded, status=409, error=message))
+    except IllegalMove as error:
+        return _chooser_refused(_refused(request, game, error))
+    state = loaded.state
     face = UPPER_FACE.get(row, 0)
     offers = [
         {"choice": f"v:{value}", "value": value, "hint": f"{value // face}×" if face else ""}
@@ -334,6 +376,52 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 
 # --- playing --------------------------------------------------------------------------------
 
+#: A write's answer when the sheet moved under it: (request, the refusal, what the phone
+#: saw) → the sheet as it stands, refused.
+OnStale = Callable[[HtmxHttpRequest, services.StaleVersion, services.Seen], HttpResponse]
+
+
+def _stale_write(describe: Callable[[services.LoadedGame], str]) -> OnStale:
+    def answer(
+        request: HtmxHttpRequest, stale: services.StaleVersion, seen: services.Seen
+    ) -> HttpResponse:
+        return _stale(request, stale, describe)
+
+    return answer
+
+
+def sheet_write(on_stale: OnStale | None = None) -> Callable[..., Any]:
+    """A write of the sheet: the view gets the game and what the phone saw (``Seen``).
+
+    Every such request says what its phone showed; one that does not is refused (422),
+    and one sent from a sheet that has moved is refused (409) with the sheet as it stands
+    and who is up, before the action looks at anything (the dice in progress, the rolls
+    left), so that a stale phone's tap never acts on what the game has become."""
+    answer_stale = on_stale or _stale_write(conflicts.stale_message)
+
+    def decorate(
+        action: Callable[[HtmxHttpRequest, models.Game, services.Seen], HttpResponse],
+    ) -> Callable[..., HttpResponse]:
+        @require_POST
+        @wraps(action)
+        def view(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+            game = _get_game(token, number)
+            seen = _seen(request)
+            if seen is None:
+                return _no_version(request, game)
+            try:
+                if seen.version != game.version:
+                    raise services.StaleVersion(game)
+                return action(request, game, seen)
+            except IllegalMove as error:
+                return _refused(request, game, error)
+            except services.StaleVersion as stale:
+                return answer_stale(request, stale, seen)
+
+        return view
+
+    return decorate
+
 
 def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
     post = request.POST
@@ -350,39 +438,25 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
         if len(dice) != 5:
             raise IllegalMove("dice", N_("Enter the five dice first."))
         return Move(dice=dice, rolls=pending.get("rolls") or (), **base)
+    return Move(**_value_choice(choice), **base)
+
+
+def _value_choice(choice: str) -> dict[str, Any]:
+    """A chooser's value ("v:12", "y:25" for a Yahtzee!) as a move's fields."""
     kind, _sep, number = choice.partition(":")
     value = _int(number)
     if kind not in ("v", "y") or value is None:
         raise IllegalMove("value", N_("Pick a value or Cross out, then confirm."))
-    return Move(value=value, yahtzee_bonus=kind == "y", **base)
-
-
-@require_POST
-def score(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        if version != game.version:
-            # Before reading the dice: a replayed dice-mode score finds them gone.
-            raise services.StaleVersion(game)
-        move = _move_from_post(request, game)
-        loaded, played = services.record_turn(game.pk, move, version, game)
-    except IllegalMove as error:
-        return _refused(request, game, error)
-    except services.StaleVersion as stale:
-        return _score_stale(request, stale, version)
-    return _respond(request, loaded.record, loaded, notice=describe_turn(loaded.state, played))
+    return {"value": value, "yahtzee_bonus": kind == "y"}
 
 
 def _score_stale(
-    request: HtmxHttpRequest, stale: services.StaleVersion, version: int
+    request: HtmxHttpRequest, stale: services.StaleVersion, seen: services.Seen
 ) -> HttpResponse:
     """A score sent from an older sheet: the same score again (a double tap, a retry)
     answers like the first; anything else is refused, saying what beat it."""
     loaded = services.load_current(stale.game.pk)
-    played = conflicts.replayed_turn(loaded, request.POST, version)
+    played = conflicts.replayed_turn(loaded, request.POST, seen.version)
     if played is not None:
         notice = describe_turn(loaded.state, played)
         return _respond(request, loaded.record, loaded, notice=notice)
@@ -390,80 +464,63 @@ def _score_stale(
     return _respond(request, loaded.record, loaded, status=409, error=message)
 
 
-@require_POST
-def undo(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        loaded, played = services.undo(game.pk, version)
-    except IllegalMove as error:
-        return _refused(request, game, error)
-    except services.StaleVersion as stale:
-        return _stale(request, stale, conflicts.stale_undo_message)
+@sheet_write(on_stale=_score_stale)
+def score(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    move = _move_from_post(request, game)
+    loaded, played = services.record_turn(game.pk, move, seen, game)
+    return _respond(request, loaded.record, loaded, notice=describe_turn(loaded.state, played))
+
+
+@sheet_write(on_stale=_stale_write(conflicts.stale_undo_message))
+def undo(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    loaded, played = services.undo(game.pk, seen)
     name = loaded.state.players[played.move.player]
     label = labels.row_label(game.ruleset, played.row)
     notice = _("Undone: %(name)s's %(cell)s is open again.") % {"name": name, "cell": label}
     return _respond(request, loaded.record, loaded, notice=notice)
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
-    if request.method != "POST":
-        context = game_context(request, game, confirm_reset=True)
-        template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
-        return render(request, template, context)
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        game = services.reset(game.pk, version)
-    except services.StaleVersion as stale:
-        return _stale(request, stale, conflicts.stale_reset_message)
+@sheet_write(on_stale=_stale_write(conflicts.stale_reset_message))
+def _reset(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    game = services.reset(game.pk, seen)
     return _respond(request, game, notice=_("Back to round 1, same players."))
 
 
-@require_POST
-def entry_mode(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+@require_http_methods(["GET", "HEAD", "POST"])
+def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """The question (GET), then the reset itself (POST)."""
+    if request.method == "POST":
+        return _reset(request, token, number)
     game = _get_game(token, number)
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        game = services.set_entry_mode(game.pk, request.POST.get("mode", ""), version)
-    except IllegalMove as error:
-        return _refused(request, game, error)
-    except services.StaleVersion as stale:
-        return _stale(request, stale)
+    context = game_context(request, game, confirm_reset=True)
+    template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
+    return render(request, template, context)
+
+
+@sheet_write()
+def entry_mode(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    game = services.set_entry_mode(game.pk, request.POST.get("mode", ""), seen)
     return _respond(request, game)
 
 
 def _save_pending(
     request: HtmxHttpRequest,
     game: models.Game,
+    seen: services.Seen,
     pending: dict[str, Any],
     notice: str | None = None,
     **extra: Any,
 ) -> HttpResponse:
-    """Store the turn in progress on top of the version the phone saw."""
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        game = services.save_pending(game.pk, pending, version)
-    except services.StaleVersion as stale:
-        return _stale(request, stale)
+    """Store the turn in progress on top of what the phone saw."""
+    game = services.save_pending(game.pk, pending, seen)
     return _respond(request, game, notice=notice, **extra)
 
 
-@require_POST
-def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+@sheet_write()
+def die(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
     """Dice mode: a face button adds a die, a slot button takes it away."""
-    game = _get_game(token, number)
     if services.rolled(game.pending or {}):
-        # Virtual dice brought into dice mode: scored as they are, not typed again.
+        # Virtual dice are scored as they lie, not typed again.
         message = _("These dice were rolled with the virtual dice: tap a box to score them.")
         return _respond(request, game, status=422, error=message)
     dice = list((game.pending or {}).get("dice") or [])
@@ -478,70 +535,162 @@ def die(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         return _respond(
             request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it.")
         )
-    return _save_pending(request, game, {"dice": dice})
+    return _save_pending(request, game, seen, {"dice": dice})
 
 
-@require_POST
-def roll(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
+@sheet_write()
+def roll(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    if game.entry_mode != models.Game.EntryMode.VIRTUAL:
+        return _respond(request, game, status=422, error=_("Switch to Roll mode to roll the dice."))
     if _first_roll_only(services.load(game).state, game.pending or {}):
         message = _("Only dry boxes are left, and they take the first roll: score it now.")
         return _respond(request, game, status=422, error=message)
-    try:
-        pending = services.roll(game.pending or {})
-    except IllegalMove as error:
-        return _refused(request, game, error)
+    pending = services.roll(game.pending or {})
     # Only the answer to the roll itself shows the dice tumbling, not a poll's redraw.
-    return _save_pending(request, game, pending, thrown=True)
+    return _save_pending(request, game, seen, pending, thrown=True)
 
 
-@require_POST
-def hold(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
+@sheet_write()
+def hold(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
     pending = dict(game.pending or {})
     index = _int(request.POST.get("index"))
     dice = pending.get("dice") or []
-    if index is None or not 0 <= index < len(dice):
+    if index is None or not 0 <= index < len(dice) or not services.rolled(pending):
         return _respond(
             request, game, status=422, error=_("Roll first, then tap a die to hold it.")
         )
     held = list(pending.get("held") or [False] * 5)
     held[index] = not held[index]
     pending["held"] = held
-    return _save_pending(request, game, pending)
+    return _save_pending(request, game, seen, pending)
 
 
-@require_POST
-def restart_turn(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+@sheet_write()
+def restart_turn(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
     """Dice mode: clear the dice typed in (the real dice are still on the table). Virtual
     dice are the turn's once thrown: no restart throws them again."""
-    game = _get_game(token, number)
     if services.rolled(game.pending or {}):
         # The same words as under the menu's greyed-out Restart turn.
         message = _("The rolls of a turn count: score these dice in a box, or cross one out.")
         return _respond(request, game, status=422, error=message)
-    return _save_pending(request, game, {}, notice=_("Turn restarted."))
+    return _save_pending(request, game, seen, {}, notice=_("Turn restarted."))
 
 
-@require_POST
-def play_again(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
-    loaded = services.load(game)
-    if not loaded.state.finished:
-        return _respond(request, game, loaded, status=422, error=_("Finish this game first."))
-    version = _version(request)
-    if version is None:
-        return _no_version(request, game)
-    try:
-        new = services.play_again(game.pk, version)
-    except services.StaleVersion as stale:
-        return _stale(request, stale)
+@sheet_write()
+def play_again(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    new = services.play_again(game.pk, seen)
     name = services.load(new).state.players[new.first_seat]
     messages.info(
         request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
     )
     url = _game_url(new)
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+# --- a finished game corrected ----------------------------------------------------------------
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
+    """ "Correct a box" of a finished game: the sheet with its filled boxes to tap (GET),
+    a box's chooser (GET with the box), the correction written (POST)."""
+    if request.method == "POST":
+        return _write_correction(request, token, number)
+    game = _get_game(token, number)
+    loaded = services.load(game)
+    if not loaded.finished:
+        message = _("Only a finished game is corrected: while it is played, use Undo.")
+        return _respond(request, game, loaded, status=422, error=message)
+    if "seat" not in request.GET:
+        context = game_context(request, game, loaded, correcting=True)
+        template = GAME_PARTIAL if request.htmx else GAME_TEMPLATE
+        return render(request, template, context)
+    seen = _seen(request)
+    seat, column, row = (
+        _int(request.GET.get("seat")),
+        request.GET.get("column", ""),
+        request.GET.get("row", ""),
+    )
+    state = loaded.state
+    if seen is None or seen.version != game.version:
+        message = _(
+            "The sheet changed on another phone: here it is as it stands now. Tap the box again."
+        )
+        context = game_context(request, game, loaded, correcting=True, error=message)
+        return _chooser_refused(render_game(request, context, 409))
+    if (
+        seat is None
+        or not 0 <= seat < len(state.players)
+        or column not in state.columns
+        or row not in state.rows
+        or state.is_open(seat, column, row)
+    ):
+        message = _("That box is not filled: only a filled box is corrected.")
+        context = game_context(request, game, loaded, correcting=True, error=message)
+        return _chooser_refused(render_game(request, context, 422))
+    box = state.box(seat, column, row)
+    face = UPPER_FACE.get(row, 0)
+    fixer = {
+        "seat": seat,
+        "column": column,
+        "row": row,
+        "label": labels.cell_label(state, column, row),
+        "player_name": state.players[seat],
+        "now": _("crossed out") if box.crossed else box.value,
+        "offers": [
+            {"choice": f"v:{value}", "value": value, "hint": f"{value // face}×" if face else ""}
+            for value in state.offered_values(row)
+            if box.crossed or value != box.value
+        ],
+        "crossed": box.crossed,
+    }
+    context = game_context(request, game, loaded, correcting=True, fixer=fixer)
+    template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
+    return render(request, template, context)
+
+
+def _correction_refused(
+    request: HtmxHttpRequest, stale: services.StaleVersion, seen: services.Seen
+) -> HttpResponse:
+    loaded = services.load_current(stale.game.pk)
+    message = _(
+        "Nothing was corrected: the sheet changed on another phone. Here it is as it stands now."
+    )
+    return _respond(request, loaded.record, loaded, status=409, error=message, correcting=True)
+
+
+@sheet_write(on_stale=_correction_refused)
+def _write_correction(
+    request: HtmxHttpRequest, game: models.Game, seen: services.Seen
+) -> HttpResponse:
+    post = request.POST
+    seat = _int(post.get("seat"))
+    choice = post.get("choice", "")
+    if seat is None:
+        raise IllegalMove("correct", N_("Which box? The form did not say."))
+    row, column = post.get("row", ""), post.get("column", "")
+    fix = (
+        Move(seat, row, column, cross=True)
+        if choice == "x"
+        else Move(seat, row, column, **_value_choice(choice))
+    )
+    try:
+        loaded, correction = services.correct(game.pk, seen, seat, column, row, fix)
+    except services.CorrectionRefused as refused:
+        message = _(
+            "Not corrected: with that value, turn %(turn)s breaks the rules. %(reason)s"
+        ) % {
+            "turn": refused.turn,
+            "reason": explain(refused.error, game.ruleset),
+        }
+        return _respond(request, game, status=422, error=message, correcting=True)
+    notice = _("Corrected: %(name)s's %(cell)s, %(old)s → %(new)s.") % {
+        "name": correction.player.name,
+        "cell": labels.cell_label(loaded.state, correction.column, correction.row),
+        "old": labels.written(correction.old_value, correction.old_crossed),
+        "new": labels.written(correction.new_value, correction.new_crossed),
+    }
+    return _respond(request, loaded.record, loaded, notice=notice)
 
 
 # --- players --------------------------------------------------------------------------------
