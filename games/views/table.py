@@ -523,6 +523,9 @@ def die(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Htt
         # Virtual dice are scored as they lie, not typed again.
         message = _("These dice were rolled with the virtual dice: tap a box to score them.")
         return _respond(request, game, status=422, error=message)
+    if game.entry_mode == models.Game.EntryMode.VIRTUAL:
+        message = _("In Roll mode the phone rolls the dice: tap Roll.")
+        return _respond(request, game, status=422, error=message)
     dice = list((game.pending or {}).get("dice") or [])
     face, slot = _int(request.POST.get("face")), _int(request.POST.get("slot"))
     if face is not None and 1 <= face <= 6 and len(dice) < 5:
