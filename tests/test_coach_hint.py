@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from evening_support import seen_fields
 
 from games import hint, models, services
 from games.coach import Tables
@@ -357,13 +358,17 @@ def test_a_finished_game_shows_no_hint(client: Client, coach_tables: Path) -> No
 # --- the roll history ---------------------------------------------------------------------------
 
 
+def write(client: Client, game: models.Game, name: str, **fields: Any) -> Any:
+    """A write from a sheet that shows the game as it is now (its version and player)."""
+    return client.post(url(game, name), {**seen_fields(game), **fields}, headers=HTMX)
+
+
 def roll(client: Client, game: models.Game) -> Any:
-    return client.post(url(game, "roll"), {"version": fresh(game).version}, headers=HTMX)
+    return write(client, game, "roll")
 
 
 def hold(client: Client, game: models.Game, index: int) -> Any:
-    data = {"version": fresh(game).version, "index": index}
-    return client.post(url(game, "hold"), data, headers=HTMX)
+    return write(client, game, "hold", index=index)
 
 
 def test_each_reroll_keeps_the_dice_held(client: Client) -> None:
@@ -380,11 +385,7 @@ def test_each_reroll_keeps_the_dice_held(client: Client) -> None:
     second = [True, True, False, True, False]
     pending = fresh(game).pending
     assert pending["holds"] == [first, second] and len(pending["rolls"]) == 2
-    response = client.post(
-        url(game, "score"),
-        {"version": fresh(game).version, "player": 0, "row": "five_of_a_kind", "choice": "dice"},
-        headers=HTMX,
-    )
+    response = write(client, game, "score", row="five_of_a_kind", choice="dice")
     assert response.status_code == 200
     entry = models.Entry.objects.get(game=game)
     assert entry.virtual_dice["holds"] == [first, second]
@@ -397,21 +398,16 @@ def test_the_history_survives_undo_and_a_mode_switch(client: Client) -> None:
     hold(client, game, 2)
     roll(client, game)
     holds = fresh(game).pending["holds"]
-    client.post(
-        url(game, "entry_mode"), {"version": fresh(game).version, "mode": "dice"}, headers=HTMX
-    )
+    # Rolled dice are binding: no switch mid-turn, the history stays as it was.
+    assert write(client, game, "entry_mode", mode="dice").status_code == 422
     assert fresh(game).pending["holds"] == holds
-    client.post(
-        url(game, "entry_mode"), {"version": fresh(game).version, "mode": "virtual"}, headers=HTMX
-    )
-    client.post(
-        url(game, "score"),
-        {"version": fresh(game).version, "player": 0, "row": "five_of_a_kind", "choice": "dice"},
-        headers=HTMX,
-    )
-    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert write(client, game, "score", row="five_of_a_kind", choice="dice").status_code == 200
+    # Between turns the mode changes; an undo then gives the turn its history back.
+    assert write(client, game, "entry_mode", mode="dice").status_code == 200
+    assert write(client, game, "entry_mode", mode="virtual").status_code == 200
+    assert write(client, game, "undo").status_code == 200
     assert fresh(game).pending["holds"] == holds
-    roll(client, game)
+    assert roll(client, game).status_code == 200
     assert fresh(game).pending["holds"][0] == holds[0] and len(fresh(game).pending["holds"]) == 2
 
 

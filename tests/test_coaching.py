@@ -19,6 +19,7 @@ from evening_support import best, evening, play
 from games import coaching, models, services
 from games.coach.advice import advisor
 from games.coach.tables import Tables
+from games.rules import Move
 
 pytestmark = pytest.mark.django_db
 
@@ -124,8 +125,13 @@ def test_a_virtual_turn_that_stops_early_values_the_stop(coach_tables) -> None:
 
 
 def test_a_crossed_out_virtual_turn_is_a_choice(coach_tables) -> None:
+    """Before rolled dice were binding, a phone could roll, switch to value mode and cross a
+    box out: the entry keeps the dice crossed out (``virtual_dice``). No turn is played so
+    any more (the cross is refused), but the games stored so are still analysed."""
     game = evening(("Ann",))
-    play_virtual_turn(game, [[6, 6, 6, 6, 6]], [], ("free", "ones"), cross=True)
+    services.record_turn(game.pk, Move(0, "ones", "free", cross=True), None)
+    rolled = {"dice": [6, 6, 6, 6, 6], "held": [False] * 5, "rolls": [], "holds": []}
+    models.Entry.objects.filter(game=game).update(virtual_dice=rolled)
     (turn,) = _analysis(game).turns
     box = turn.decisions[-1]
     coach = _advisor(coach_tables)

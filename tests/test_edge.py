@@ -192,16 +192,18 @@ def test_a_flood_of_writes_on_one_evening_meets_a_429_and_changes_nothing(
     game, other = _game(), _game()
     client = Client()
     die = reverse("die", args=[game.evening.token, game.number])
-    answers = [client.post(die, {"clear": "1", "version": "0"}).status_code for _ in range(5)]
+    tap = {"clear": "1", "version": "0", "player": "0"}
+    answers = [client.post(die, tap).status_code for _ in range(5)]
     assert 429 not in answers
     before = models.Game.objects.get(pk=game.pk).version
-    refused = client.post(die, {"face": "6", "version": str(before)})
+    refused = client.post(die, {"face": "6", "version": str(before), "player": "0"})
     assert refused.status_code == 429
     assert models.Game.objects.get(pk=game.pk).version == before
     assert "Retry-After" in refused.headers
     # Another evening plays on.
     elsewhere = reverse("die", args=[other.evening.token, other.number])
-    assert client.post(elsewhere, {"face": "6", "version": "0"}, headers=HTMX).status_code == 200
+    tap = {"face": "6", "version": "0", "player": "0"}
+    assert client.post(elsewhere, tap, headers=HTMX).status_code == 200
 
 
 def _play_everything(client: Client, game: models.Game, dice: bool) -> int:
@@ -220,7 +222,7 @@ def _play_everything(client: Client, game: models.Game, dice: bool) -> int:
                 version = models.Game.objects.get(pk=game.pk).version
                 tap = client.post(
                     reverse("die", args=[token, number]),
-                    {"face": face, "version": version},
+                    {"face": face, "version": version, "player": state.current_player},
                     headers=HTMX,
                 )
                 assert tap.status_code == 200, tap.status_code
@@ -247,7 +249,9 @@ def test_a_full_game_at_top_speed_never_meets_the_limits() -> None:
     # Then the same evening's next game, and 40 more evenings from the same address
     # (`make load` starts that many from 127.0.0.1).
     version = models.Game.objects.get(pk=game.pk).version
-    again = client.post(reverse("play_again", args=[game.evening.token, 1]), {"version": version})
+    # Its page shows no one to play once it is over: player "".
+    form = {"version": version, "player": ""}
+    again = client.post(reverse("play_again", args=[game.evening.token, 1]), form)
     assert again.status_code == 302
     assert [_new_evening(client) for _ in range(40)] == [302] * 40
 

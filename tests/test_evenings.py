@@ -7,7 +7,7 @@ import re
 import pytest
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
-from evening_support import again, best, by_player, cross, evening, least, play
+from evening_support import again, best, by_player, cross, evening, least, play, seen, seen_fields
 
 from games import known, models, services
 from games.rules import Move
@@ -111,7 +111,8 @@ def test_the_spectator_sheet_fragment_has_no_edit_token(client: Client) -> None:
 
 
 WRITES = [
-    ("score", {"player": "0", "row": "ones", "column": "free", "choice": "v:3"}),
+    # After Ann's turn: Bob to play.
+    ("score", {"player": "1", "row": "ones", "column": "free", "choice": "v:3"}),
     ("undo", {}),
     ("reset", {}),
     ("entry_mode", {"mode": "dice"}),
@@ -130,7 +131,7 @@ def test_the_spectator_token_refuses_every_write(client: Client, name: str, data
     play(game, best, turns=1)
     before = _state(game)
     view = game.evening.view_token
-    post = {**data, "version": str(game.version)}
+    post = {**seen_fields(game), **data}
     # A write URL takes the edit token only…
     response = client.post(reverse(name, args=[view, 1]), post)
     assert response.status_code in (403, 404)
@@ -159,7 +160,8 @@ def test_spectator_read_urls_refuse_post(client: Client) -> None:
 # --- wrong tokens -------------------------------------------------------------------------
 
 
-def _get_urls(token: str, view: str) -> list[str]:
+def _get_urls(token: str, view: str, shown: services.Seen) -> list[str]:
+    """Every page a GET opens; the chooser with what its page showed (``shown``)."""
     return [
         f"/e/{token}/",
         f"/e/{token}/games",
@@ -167,7 +169,7 @@ def _get_urls(token: str, view: str) -> list[str]:
         f"/e/{token}/board?big=1",
         f"/e/{token}/board/poll?sig=1.0",
         f"/e/{token}/g/1/",
-        f"/e/{token}/g/1/pick?column=free&row=sixes",
+        f"/e/{token}/g/1/pick?column=free&row=sixes&v={shown.version}&player={shown.player}",
         f"/e/{token}/g/1/reset",
         f"/e/{token}/g/1/players",
         f"/e/{token}/g/1/poll?v=0",
@@ -188,7 +190,7 @@ def _get_urls(token: str, view: str) -> list[str]:
 def test_every_evening_url_answers_with_the_right_tokens(client: Client) -> None:
     game = evening()
     play(game, best, turns=2)
-    for url in _get_urls(game.evening.token, game.evening.view_token):
+    for url in _get_urls(game.evening.token, game.evening.view_token, seen(game)):
         assert client.get(url).status_code in (200, 204, 302), url
 
 
@@ -206,7 +208,7 @@ def test_a_wrong_or_truncated_token_is_a_404_everywhere(client: Client, spoil) -
     game = evening()
     play(game, best, turns=2)
     token, view = spoil(game.evening.token), spoil(game.evening.view_token)
-    for url in _get_urls(token, view):
+    for url in _get_urls(token, view, seen(game)):
         assert client.get(url).status_code == 404, url
         assert client.get(url, headers={"HX-Request": "true"}).status_code == 404, url
     for name, data in WRITES:
@@ -279,15 +281,44 @@ def test_the_poll_answers_the_fresh_sheet_when_the_version_moved(client: Client)
     assert re.search(rf'class="total" data-player="0">{total}<', html)
 
 
-def test_the_poll_moves_the_phone_to_a_newer_game(client: Client) -> None:
+def test_the_poll_moves_a_page_of_the_newest_game_finished_to_a_newer_game(
+    client: Client,
+) -> None:
     game = evening()
     loaded = play(game, best)
+    shown = loaded.record.version  # the final sheet, the evening's newest game
     second = again(loaded.record)
     token, view = game.evening.token, game.evening.view_token
-    response = client.get(f"/e/{token}/g/1/poll", {"v": 0}, headers={"HX-Request": "true"})
+    htmx = {"HX-Request": "true"}
+    response = client.get(f"/e/{token}/g/1/poll", {"v": shown, "n": 1}, headers=htmx)
     assert response["HX-Redirect"] == reverse("sheet", args=[token, second.number])
-    response = client.get(f"/s/{view}/g/1/poll", {"v": 0}, headers={"HX-Request": "true"})
+    # With a notice, on the page it goes to.
+    page = client.get(response["HX-Redirect"]).content.decode()
+    assert "Game 2 has started on another phone: here it is." in page
+    response = client.get(f"/s/{view}/g/1/poll", {"v": shown, "n": 1}, headers=htmx)
     assert response["HX-Redirect"] == reverse("watch_sheet", args=[view, second.number])
+
+
+def test_the_poll_never_moves_a_page_of_an_older_game(client: Client) -> None:
+    game = evening()
+    first = play(game, best).record
+    second = again(first)
+    token = game.evening.token
+    htmx = {"HX-Request": "true"}
+    poll = f"/e/{token}/g/1/poll"
+    # A page that already knew game 2: game 1 has not moved, nothing to say.
+    assert client.get(poll, {"v": first.version, "n": 2}, headers=htmx).status_code == 204
+    play(second, best, turns=3)
+    assert client.get(poll, {"v": first.version, "n": 2}, headers=htmx).status_code == 204
+    # A third game starts: the older page stays, and its banner names the newest.
+    third = again(play(second, best).record)
+    response = client.get(poll, {"v": first.version, "n": 2}, headers=htmx)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "HX-Redirect" not in response
+    assert f'data-version="{first.version}"' in html
+    assert "Game 3 has started." in html
+    assert f'href="{reverse("sheet", args=[token, third.number])}"' in html
 
 
 def _poller(html: str) -> str | None:
@@ -312,23 +343,31 @@ def test_no_poller_while_the_value_picker_or_the_reset_question_is_open(client: 
     game = evening()
     token = game.evening.token
     htmx = {"HX-Request": "true"}
-    picker = client.get(f"/e/{token}/g/1/pick", {"column": "free", "row": "ones"}, headers=htmx)
+    chooser = {"column": "free", "row": "ones", "v": game.version, "player": 0}
+    picker = client.get(f"/e/{token}/g/1/pick", chooser, headers=htmx)
     assert b'class="picker"' in picker.content
     assert _poller(picker.content.decode()) is None
     confirm = client.get(f"/e/{token}/g/1/reset", headers=htmx)
     assert b'class="confirm"' in confirm.content
     assert _poller(confirm.content.decode()) is None
     # Without htmx too: the whole page with the picker open has no poller.
-    page = client.get(f"/e/{token}/g/1/pick", {"column": "free", "row": "ones"})
+    page = client.get(f"/e/{token}/g/1/pick", chooser)
+    assert b'class="picker"' in page.content
     assert _poller(page.content.decode()) is None
 
 
-def test_an_old_finished_game_does_not_poll(client: Client) -> None:
+def test_an_old_finished_games_page_polls_for_itself_and_knows_the_newest(client: Client) -> None:
     game = evening()
     again(play(game, best).record)
+    game.refresh_from_db()
     html = client.get(reverse("sheet", args=[game.evening.token, 1])).content.decode()
-    assert _poller(html) is None
+    # It stays live (a correction on another phone shows), knowing game 2 is the newest:
+    # the poll leaves it where it is (test_the_poll_never_moves_a_page_of_an_older_game).
+    poller = _poller(html)
+    assert poller is not None
+    assert f"/e/{game.evening.token}/g/1/poll?v={game.version}&amp;n=2" in poller
     assert "Go to game 2" in html
+    assert "Game 2 has started." in html
 
 
 # --- the evenings a browser knows ---------------------------------------------------------
@@ -427,10 +466,12 @@ def test_a_score_on_one_phone_shows_in_the_others_poll(client: Client) -> None:
     game = evening()
     game.refresh_from_db()
     other = Client()
-    seen = game.version
-    services.record_turn(game.pk, Move(0, "ones", value=4), seen)
+    shown = seen(game)
+    services.record_turn(game.pk, Move(0, "ones", value=4), shown)
     response = other.get(
-        f"/e/{game.evening.token}/g/1/poll", {"v": seen}, headers={"HX-Request": "true"}
+        f"/e/{game.evening.token}/g/1/poll",
+        {"v": shown.version, "n": 1},
+        headers={"HX-Request": "true"},
     )
     assert re.search(r'class="total" data-player="0">4<', response.content.decode())
 

@@ -47,7 +47,7 @@ def test_the_french_menu_and_notice_say_annuler_le_coup(client: Client) -> None:
 def test_the_french_picker_closes_with_fermer(client: Client) -> None:
     game = _game()
     html = client.get(
-        _sheet_url(game, "pick") + "?column=free&row=fives", headers=FR
+        _sheet_url(game, "pick") + "?column=free&row=fives&v=0&player=0", headers=FR
     ).content.decode()
     actions = re.search(r'<div class="picker-actions">(.*?)</div>', html, re.S)
     assert actions

@@ -20,6 +20,7 @@ from django.urls import path, reverse
 from games import models, services
 from games.rules import Move
 from scorepad.urls import urlpatterns as site_urls
+from tests.evening_support import seen_fields
 from tests.test_fuzz_http import KNOWN_WRITES, kwargs_for, snapshot, url_patterns
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +117,7 @@ def test_the_token_htmx_sends_from_hx_headers_is_accepted(table: models.Game) ->
     )
     assert match, "base.html puts the CSRF token in hx-headers on <body>"
     url = reverse("entry_mode", args=[table.evening.token, table.number])
-    data = {"mode": "dice", "version": str(table.version)}
+    data = {"mode": "dice", **seen_fields(table)}
     response = client.post(url, data, headers={**HTMX, "X-CSRFToken": match.group(1)})
     assert response.status_code == 200
     assert models.Game.objects.get(pk=table.pk).entry_mode == "dice"

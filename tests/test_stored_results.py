@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from evening_support import again, best, by_player, cross, evening, least, play
+from evening_support import again, best, by_player, cross, evening, least, play, seen
 
 from games import models, services, tally
 from games.rules import gamefile
@@ -54,7 +54,7 @@ def test_undoing_the_last_turn_clears_the_result() -> None:
     game = evening(("Ann", "Bob"))
     play(game, best)
     game.refresh_from_db()
-    services.undo(game.pk, game.version)
+    services.undo(game.pk, seen(game))
     game.refresh_from_db()
     assert game.result is None
     assert not services.load(game).state.finished
@@ -68,7 +68,7 @@ def test_a_reset_clears_the_result() -> None:
     game = evening(("Ann", "Bob"))
     play(game, best)
     game.refresh_from_db()
-    services.reset(game.pk, game.version)
+    services.reset(game.pk, seen(game))
     game.refresh_from_db()
     assert game.result is None
 

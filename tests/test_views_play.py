@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from evening_support import seen, seen_fields
 
 from games import models, services
 from games.rules import Move
@@ -69,9 +70,25 @@ def play_to_the_end(game: models.Game, leave: int = 0) -> None:
 
 
 def score(client: Client, game: models.Game, *, htmx: bool = True, **fields: Any) -> Any:
+    """The score form: its ``player`` (the seat it scores for, the one the page shows to
+    play) is given by the caller, the version is the game's."""
     data = {"version": fresh(game).version, **fields}
     data = {key: value for key, value in data.items() if value is not None}
     return client.post(url(game, "score"), data, headers=HTMX if htmx else {})
+
+
+def write(client: Client, game: models.Game, name: str, *, htmx: bool = True, **fields: Any) -> Any:
+    """A write from a sheet that shows the game as it is now (its version and player)."""
+    data = {**seen_fields(game), **fields}
+    return client.post(url(game, name), data, headers=HTMX if htmx else {})
+
+
+def pick(client: Client, game: models.Game, column: str, row: str, **query: Any) -> Any:
+    """The value picker as the sheet's cell links it: with what the page shows."""
+    now = seen(game)
+    shown = {"v": now.version, "player": "" if now.player is None else now.player}
+    params = {"column": column, "row": row, **shown, **query}
+    return client.get(url(game, "pick"), params, headers=HTMX)
 
 
 def assert_refused(
@@ -82,6 +99,9 @@ def assert_refused(
     assert 'class="error" role="alert"' in text
     assert words in text, text[:3000]
     assert snapshot(game) == before
+
+
+OUT_OF_DATE = "This page is out of date: reload the sheet and try again."
 
 
 # --- scoring ------------------------------------------------------------------------------------
@@ -188,15 +208,20 @@ def test_it_refuses_a_stale_version_with_409(client: Client) -> None:
     )
     assert response.status_code == 409
     assert 'role="alert"' in response.content.decode()
+    assert "Bob to play." in response.content.decode()
     assert snapshot(game) == before
 
 
 @pytest.mark.parametrize(
     ("fields", "words"),
     [
-        ({"row": "ones", "choice": "v:1"}, "Whose turn is it?"),
-        ({"player": "Ann", "row": "ones", "choice": "v:1"}, "Whose turn is it?"),
-        ({"player": 7, "row": "ones", "choice": "v:1"}, "Unknown player."),
+        # The form's player is also who the page showed to play: without a seat the sheet
+        # prints (or one no sheet of this game prints), the write does not say what its
+        # phone saw; "" (the page showed the game over) names no one to score for.
+        ({"row": "ones", "choice": "v:1"}, OUT_OF_DATE),
+        ({"player": "Ann", "row": "ones", "choice": "v:1"}, OUT_OF_DATE),
+        ({"player": 7, "row": "ones", "choice": "v:1"}, OUT_OF_DATE),
+        ({"player": "", "row": "ones", "choice": "v:1"}, "Whose turn is it?"),
         ({"player": 0, "row": "ones", "column": "sideways", "choice": "v:1"}, "Unknown column"),
         ({"player": 0, "row": "sevens", "choice": "v:1"}, "Unknown cell"),
         ({"player": 0, "row": "ones", "choice": "v:abc"}, "Pick a value or Cross out"),
@@ -232,7 +257,7 @@ def test_it_refuses_to_score_with_get(client: Client) -> None:
 
 def test_the_picker_offers_the_cells_values_and_cross_out(client: Client) -> None:
     game = new_game()
-    response = client.get(url(game, "pick") + "?column=free&row=fives", headers=HTMX)
+    response = pick(client, game, "free", "fives")
     html = response.content.decode()
     assert response.status_code == 200
     assert "<html" not in html and 'id="game"' not in html
@@ -242,24 +267,85 @@ def test_the_picker_offers_the_cells_values_and_cross_out(client: Client) -> Non
     assert 'value="y:' not in html
 
 
+def test_the_sheets_cells_open_the_picker_with_what_the_page_shows(client: Client) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    page = client.get(url(game, "sheet")).content.decode()
+    link = url(game, "pick") + "?v=1&amp;player=1&amp;column=free&amp;row=fives"
+    assert f'href="{link}"' in page
+
+
 def test_the_picker_offers_the_yahtzee_joker_once_the_box_holds_fifty(client: Client) -> None:
     game = new_game()
     play(game, "five_of_a_kind", value=50)
     play(game, "ones")
-    fives = client.get(url(game, "pick") + "?column=free&row=fives", headers=HTMX)
+    fives = pick(client, game, "free", "fives")
     assert 'value="y:25"' in fives.content.decode()
     assert "Yahtzee! (+100 bonus, Joker)" in fives.content.decode()
     # Every upper box is open, so five alike cannot go in Full house: the picker says where.
-    full = client.get(url(game, "pick") + "?column=free&row=full_house", headers=HTMX)
+    full = pick(client, game, "free", "full_house")
     assert 'value="y:' not in full.content.decode()
     assert "Another Yahtzee?" in full.content.decode()
 
 
 def test_the_picker_refuses_a_cell_that_cannot_be_played(client: Client) -> None:
     game = new_game(ruleset="yams", options={"order": "ordered"})
-    response = client.get(url(game, "pick") + "?column=down&row=sixes", headers=HTMX)
+    response = pick(client, game, "down", "sixes")
     assert response.status_code == 422
     assert "That cell cannot be played now." in response.content.decode()
+    # A refused chooser answers with the whole game, not the panel the tap meant to fill.
+    assert response["HX-Retarget"] == "#game"
+
+
+@pytest.mark.parametrize("drop", ["v", "player"])
+def test_a_picker_that_does_not_say_what_its_page_showed_is_refused(
+    client: Client, drop: str
+) -> None:
+    game = new_game()
+    now = seen(game)
+    params = {"column": "free", "row": "fives", "v": now.version, "player": now.player}
+    del params[drop]
+    response = client.get(url(game, "pick"), params, headers=HTMX)
+    assert response.status_code == 422
+    assert OUT_OF_DATE in response.content.decode()
+    assert 'value="v:' not in response.content.decode()
+
+
+def test_a_picker_for_another_player_than_the_one_to_play_is_refused(client: Client) -> None:
+    game = new_game()
+    response = pick(client, game, "free", "fives", player=1)
+    assert response.status_code == 422
+    assert "It is Ann&#39;s turn, not Bob&#39;s." in response.content.decode()
+    assert 'value="v:' not in response.content.decode()
+
+
+def test_a_picker_opened_from_a_sheet_that_moved_shows_the_game_as_it_is(client: Client) -> None:
+    game = new_game()
+    shown = seen(game)  # Ann to play, as this phone shows it
+    play(game, "threes", value=9)  # another phone scores Ann's Threes meanwhile
+    response = pick(client, game, "free", "threes", v=shown.version, player=shown.player)
+    html = response.content.decode()
+    assert response.status_code == 409
+    assert response["HX-Retarget"] == "#game"
+    assert html.lstrip().startswith('<div id="game"')
+    assert "Ann&#39;s Threes was just scored on another phone: 9. Bob to play." in html
+    assert 'value="v:' not in html
+
+
+def test_roll_mode_offers_no_picker(client: Client) -> None:
+    game = new_game(mode="virtual")
+    before = snapshot(game)
+    response = pick(client, game, "free", "fives")
+    assert response.status_code == 422
+    assert "Roll the dice first" in response.content.decode()
+    assert 'value="v:' not in response.content.decode()
+    roll(client, game)
+    page = client.get(url(game, "sheet")).content.decode()
+    assert url(game, "pick") not in page
+    response = pick(client, game, "free", "fives")
+    assert response.status_code == 422
+    assert "These dice were rolled for this turn" in response.content.decode()
+    assert snapshot(game)[:1] == before[:1]
 
 
 # --- undo and reset -----------------------------------------------------------------------------
@@ -269,7 +355,7 @@ def test_undo_reopens_the_last_cell(client: Client) -> None:
     game = new_game()
     play(game, "ones", value=3)
     version = fresh(game).version
-    response = client.post(url(game, "undo"), {"version": version}, headers=HTMX)
+    response = write(client, game, "undo")
     assert response.status_code == 200
     assert "Undone: Ann&#39;s Ones is open again." in response.content.decode()
     assert models.Entry.objects.filter(game=game).count() == 0
@@ -280,7 +366,7 @@ def test_undo_reopens_the_final_turn_of_a_finished_game(client: Client) -> None:
     game = new_game(ruleset="yam", names=("Ann", "Bob"))
     play_to_the_end(game)
     assert services.load(fresh(game)).state.finished
-    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    response = write(client, game, "undo")  # its page shows no one to play: player ""
     assert response.status_code == 200
     state = services.load(fresh(game)).state
     assert not state.finished
@@ -290,7 +376,7 @@ def test_undo_reopens_the_final_turn_of_a_finished_game(client: Client) -> None:
 def test_undo_with_nothing_to_undo_is_refused(client: Client) -> None:
     game = new_game()
     before = snapshot(game)
-    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    response = write(client, game, "undo")
     assert_refused(response, game, before, "Nothing to undo.")
 
 
@@ -299,9 +385,27 @@ def test_undo_from_an_old_sheet_is_refused(client: Client) -> None:
     play(game, "ones", value=3)
     play(game, "ones", value=2)
     before = snapshot(game)
-    response = client.post(url(game, "undo"), {"version": before[1] - 1}, headers=HTMX)
+    # The page as it was after Ann's turn: Bob to play.
+    stale = {"version": before[1] - 1, "player": 1}
+    response = client.post(url(game, "undo"), stale, headers=HTMX)
     assert response.status_code == 409
+    assert "Nothing was undone" in response.content.decode()
+    assert "Ann to play." in response.content.decode()
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("drop", ["version", "player"])
+def test_an_undo_that_does_not_say_what_its_page_showed_is_refused(
+    client: Client, drop: str
+) -> None:
+    game = new_game()
+    play(game, "ones", value=3)
+    before = snapshot(game)
+    data = seen_fields(game)
+    del data[drop]
+    response = client.post(url(game, "undo"), data, headers=HTMX)
+    assert response.status_code == 422
+    assert_refused(response, game, before, OUT_OF_DATE)
 
 
 def test_reset_asks_first(client: Client) -> None:
@@ -321,7 +425,7 @@ def test_reset_clears_this_game_and_keeps_the_evenings_earlier_games(client: Cli
     play(second, "ones", value=2)
     play(second, "twos", value=4)
     earlier = list(models.Entry.objects.filter(game=first).values_list("pk", flat=True))
-    response = client.post(url(second, "reset"), {"version": fresh(second).version}, headers=HTMX)
+    response = write(client, second, "reset")
     assert response.status_code == 200
     assert "Back to round 1, same players." in response.content.decode()
     assert models.Entry.objects.filter(game=second).count() == 0
@@ -333,9 +437,34 @@ def test_reset_from_an_old_sheet_is_refused(client: Client) -> None:
     game = new_game()
     play(game, "ones", value=3)
     before = snapshot(game)
-    response = client.post(url(game, "reset"), {"version": before[1] - 1}, headers=HTMX)
+    # The page as it was before Ann's turn: Ann to play.
+    stale = {"version": before[1] - 1, "player": 0}
+    response = client.post(url(game, "reset"), stale, headers=HTMX)
     assert response.status_code == 409
+    assert "Nothing was reset" in response.content.decode()
+    assert "Bob to play." in response.content.decode()
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("action", ["undo", "reset"])
+def test_undo_and_reset_belong_to_the_evenings_newest_game(client: Client, action: str) -> None:
+    first = new_game(ruleset="yam")
+    play_to_the_end(first)
+    second = services.play_again(first.pk)
+    play(second, "ones", value=2)
+    before, after = snapshot(first), snapshot(second)
+    response = write(client, first, action)
+    assert_refused(
+        response,
+        first,
+        before,
+        "Game 2 has started: Undo and Reset belong to it. Fix this game with “Correct a box”.",
+    )
+    assert snapshot(second) == after
+    # The older game's page says so, and offers neither.
+    page = client.get(url(first, "sheet")).content.decode()
+    assert "Undo and Reset belong to game 2." in page
+    assert url(first, "reset") not in page
 
 
 # --- entry mode ---------------------------------------------------------------------------------
@@ -347,8 +476,7 @@ def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
     play(game, "chance", value=22)
     totals = services.load(fresh(game)).state.totals()
     for mode in ("dice", "virtual", "value"):
-        data = {"mode": mode, "version": fresh(game).version}
-        response = client.post(url(game, "entry_mode"), data, headers=HTMX)
+        response = write(client, game, "entry_mode", mode=mode)
         assert response.status_code == 200
         assert fresh(game).entry_mode == mode
         assert services.load(fresh(game)).state.totals() == totals
@@ -358,8 +486,7 @@ def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
 def test_an_unknown_entry_mode_is_refused(client: Client) -> None:
     game = new_game()
     before = snapshot(game)
-    data = {"mode": "telepathy", "version": fresh(game).version}
-    response = client.post(url(game, "entry_mode"), data, headers=HTMX)
+    response = write(client, game, "entry_mode", mode="telepathy")
     assert_refused(response, game, before, "Unknown entry mode.")
     assert fresh(game).entry_mode == "value"
 
@@ -368,8 +495,7 @@ def test_an_unknown_entry_mode_is_refused(client: Client) -> None:
 
 
 def tap_die(client: Client, game: models.Game, **fields: Any) -> Any:
-    data = {"version": fresh(game).version, **fields}
-    return client.post(url(game, "die"), data, headers=HTMX)
+    return write(client, game, "die", **fields)
 
 
 def test_dice_taps_fill_and_clear_slots_then_a_box_scores_them(client: Client) -> None:
@@ -421,12 +547,11 @@ def test_a_sixth_die_is_not_added(client: Client) -> None:
 
 
 def roll(client: Client, game: models.Game) -> Any:
-    return client.post(url(game, "roll"), {"version": fresh(game).version}, headers=HTMX)
+    return write(client, game, "roll")
 
 
 def hold(client: Client, game: models.Game, index: Any) -> Any:
-    data = {"version": fresh(game).version, "index": index}
-    return client.post(url(game, "hold"), data, headers=HTMX)
+    return write(client, game, "hold", index=index)
 
 
 def test_virtual_dice_roll_three_times_keeping_held_dice(client: Client) -> None:
@@ -467,12 +592,15 @@ def test_holding_before_rolling_or_out_of_range_is_refused(client: Client, index
 
 
 def restart(client: Client, game: models.Game) -> Any:
-    return client.post(url(game, "restart_turn"), {"version": fresh(game).version}, headers=HTMX)
+    return write(client, game, "restart_turn")
 
 
 def switch(client: Client, game: models.Game, mode: str) -> Any:
-    data = {"version": fresh(game).version, "mode": mode}
-    return client.post(url(game, "entry_mode"), data, headers=HTMX)
+    return write(client, game, "entry_mode", mode=mode)
+
+
+def undo(client: Client, game: models.Game) -> Any:
+    return write(client, game, "undo")
 
 
 def rolled_twice(client: Client, **options: Any) -> models.Game:
@@ -500,26 +628,55 @@ def test_restart_turn_is_refused_once_virtual_dice_are_rolled(client: Client) ->
     assert "1 roll left" in client.get(url(game, "sheet")).content.decode()
 
 
+BOUND = "These dice were rolled for this turn: score them in a box first (or Undo the last turn)."
+
+
 @pytest.mark.parametrize("other", ["value", "dice"])
-def test_a_mode_switch_mid_turn_keeps_the_virtual_rolls(client: Client, other: str) -> None:
+def test_a_mode_switch_mid_turn_is_refused_and_keeps_the_virtual_rolls(
+    client: Client, other: str
+) -> None:
     game = rolled_twice(client)
     rolled = fresh(game).pending
-    assert switch(client, game, other).status_code == 200
-    assert fresh(game).pending == rolled
-    assert switch(client, game, "virtual").status_code == 200
-    assert fresh(game).pending == rolled
+    before = snapshot(game)
+    assert_refused(switch(client, game, other), game, before, BOUND)
+    assert fresh(game).entry_mode == "virtual"
     page = client.get(url(game, "sheet")).content.decode()
     assert "1 roll left" in page
     for face in rolled["dice"]:
         assert f'class="die face-{face}' in page
+    assert url(game, "pick") not in page
+    # Tapping the mode already on changes nothing.
+    assert switch(client, game, "virtual").status_code == 200
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("choice", ["v:20", "x"], ids=["value", "cross"])
+@pytest.mark.parametrize("rolled", [False, True], ids=["not-rolled", "rolled"])
+def test_roll_mode_scores_only_the_dice_rolled(client: Client, choice: str, rolled: bool) -> None:
+    game = rolled_twice(client) if rolled else new_game(mode="virtual")
+    before = snapshot(game)
+    response = score(client, game, player=0, row="chance", choice=choice)
+    words = "tap a box to score them." if rolled else "Roll the dice first"
+    assert_refused(response, game, before, words)
+
+
+def undone_in_dice_mode(client: Client) -> models.Game:
+    """Virtual dice lying in dice mode: a switch is refused once they are rolled, so the one
+    way there is an undo, in dice mode, of a turn scored from them."""
+    game = rolled_twice(client)
+    rolled = fresh(game).pending
+    assert score(client, game, player=0, row="chance", choice="dice").status_code == 200
+    assert switch(client, game, "dice").status_code == 200
+    assert undo(client, game).status_code == 200
+    assert (fresh(game).entry_mode, fresh(game).pending) == ("dice", rolled)
+    return game
 
 
 @pytest.mark.parametrize(
     "fields", [{"face": 6}, {"slot": 0}, {"clear": "1"}], ids=["add", "remove", "clear"]
 )
 def test_virtual_dice_cannot_be_retyped_in_dice_mode(client: Client, fields: Any) -> None:
-    game = rolled_twice(client)
-    switch(client, game, "dice")
+    game = undone_in_dice_mode(client)
     before = snapshot(game)
     assert_refused(tap_die(client, game, **fields), game, before, "These dice were rolled")
     assert_refused(restart(client, game), game, before, "The rolls of a turn count")
@@ -537,7 +694,7 @@ def test_undo_gives_the_undone_turn_its_dice_and_rolls_back(client: Client) -> N
     rolled = fresh(game).pending
     score(client, game, player=0, row="chance", choice="dice")
     assert fresh(game).pending == {}
-    response = client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    response = undo(client, game)
     assert response.status_code == 200
     back = fresh(game).pending
     assert (back["dice"], back["rolls"]) == (rolled["dice"], rolled["rolls"])
@@ -548,13 +705,36 @@ def test_undo_gives_the_undone_turn_its_dice_and_rolls_back(client: Client) -> N
 def test_an_undo_in_dice_mode_gives_virtual_dice_back_as_rolled(client: Client) -> None:
     game = rolled_twice(client)
     score(client, game, player=0, row="chance", choice="dice")
-    switch(client, game, "dice")
-    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert switch(client, game, "dice").status_code == 200
+    assert undo(client, game).status_code == 200
     before = snapshot(game)
     assert before[2]["rolls"]
     assert_refused(tap_die(client, game, slot=0), game, before, "These dice were rolled")
     switch(client, game, "virtual")
     assert fresh(game).pending == before[2]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "application bug: an undo in value mode gives a turn its virtual dice back, and then "
+        "nothing scores them: the sheet has no scoring box (value mode) nor picker (dice "
+        "rolled), and every mode switch is refused (rolled dice)"
+    ),
+)
+def test_virtual_dice_an_undo_gives_back_in_value_mode_can_still_be_scored(
+    client: Client,
+) -> None:
+    game = rolled_twice(client)
+    rolled = fresh(game).pending
+    assert score(client, game, player=0, row="chance", choice="dice").status_code == 200
+    assert switch(client, game, "value").status_code == 200
+    assert undo(client, game).status_code == 200
+    assert (fresh(game).entry_mode, fresh(game).pending) == ("value", rolled)
+    page = client.get(url(game, "sheet")).content.decode()
+    assert "Ann: tap a box to score." in page
+    # A box takes them, or the phone can go back to Roll mode where boxes do.
+    assert 'class="tap preview' in page or switch(client, game, "virtual").status_code == 200
 
 
 def test_an_undo_keeps_the_rolls_of_the_turn_in_progress_for_when_it_comes_back(
@@ -568,7 +748,7 @@ def test_an_undo_keeps_the_rolls_of_the_turn_in_progress_for_when_it_comes_back(
     roll(client, game)
     roll(client, game)
     bob = fresh(game).pending
-    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert undo(client, game).status_code == 200
     assert fresh(game).pending["dice"] == list(ann.dice)
     # Ann scores her dice in another box: Bob's turn comes back with his rolls, not new ones.
     score(client, game, player=0, row="ones", choice="dice")
@@ -581,18 +761,20 @@ def test_a_dice_mode_undo_gives_the_typed_dice_back_to_change(client: Client) ->
     for face in (1, 2, 3, 4, 5):
         tap_die(client, game, face=face)
     score(client, game, player=0, row="chance", choice="dice")
-    client.post(url(game, "undo"), {"version": fresh(game).version}, headers=HTMX)
+    assert undo(client, game).status_code == 200
     assert fresh(game).pending == {"dice": [1, 2, 3, 4, 5]}
     assert tap_die(client, game, slot=4).status_code == 200
     assert fresh(game).pending == {"dice": [1, 2, 3, 4]}
 
 
 def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -> None:
-    game = new_game(names=("Ann",), ruleset="yams-columns", options={"columns": 4}, mode="virtual")
+    # Three columns crossed out in value mode (Roll mode scores only dice rolled), then Roll.
+    game = new_game(names=("Ann",), ruleset="yams-columns", options={"columns": 4})
     state = services.load(game).state
     for column in ("down", "free", "up"):
         for row in state.rows if column != "up" else reversed(state.rows):
             play(game, row, column=column)
+    services.set_entry_mode(game.pk, "virtual", seen(game))
     roll(client, game)
     sheet = client.get(url(game, "sheet")).content.decode()
     assert "tap a box to score these dice." in sheet
@@ -678,7 +860,7 @@ def test_a_rename_to_an_other_players_name_is_refused(client: Client) -> None:
 def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> None:
     game = new_game(names=("Ann", "Bob", "Cy"), ruleset="yam", first=2)
     play_to_the_end(game)
-    response = client.post(url(game, "play_again"), {"version": fresh(game).version})
+    response = write(client, game, "play_again", htmx=False)
     second = models.Game.objects.get(evening=game.evening, number=2)
     assert response.status_code == 302
     assert response["Location"] == url(second, "sheet")
@@ -686,9 +868,7 @@ def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> N
     assert seat_names(second) == ["Ann", "Bob", "Cy"]
     assert (second.ruleset, second.options) == (game.ruleset, game.options)
     play_to_the_end(second)
-    response = client.post(
-        url(second, "play_again"), {"version": fresh(second).version}, headers=HTMX
-    )
+    response = write(client, second, "play_again")
     third = models.Game.objects.get(evening=game.evening, number=3)
     assert response.status_code == 200
     assert response["HX-Redirect"] == url(third, "sheet")
@@ -698,9 +878,13 @@ def test_play_again_keeps_the_seats_and_passes_the_start_on(client: Client) -> N
 def test_play_again_before_the_end_is_refused(client: Client) -> None:
     game = new_game()
     play(game, "ones", value=1)
+    before = snapshot(game)
+    response = write(client, game, "play_again")
+    assert_refused(response, game, before, "Finish this game first.")
+    assert game.evening.games.count() == 1
+    # Without what its page showed, it is refused before anything else.
     response = client.post(url(game, "play_again"), headers=HTMX)
-    assert response.status_code == 422
-    assert "Finish this game first." in response.content.decode()
+    assert_refused(response, game, before, OUT_OF_DATE)
     assert game.evening.games.count() == 1
 
 
