@@ -59,12 +59,14 @@ class LiveTable:
 
     def __init__(self, game: SeededGame) -> None:
         self.path = sheet_path(game)
+        self.number = game.number
         self.replica = game.replica()
         self.version = game.version
 
 
 class Phone(Source):
-    """A phone polling the game it shows: the version it saw, as the page's ``?v=``."""
+    """A phone polling the game it shows: the version it saw and the newest game it knows
+    (this one), as the page's ``?v=…&n=…``."""
 
     def __init__(self, table: LiveTable) -> None:
         super().__init__()
@@ -74,7 +76,7 @@ class Phone(Source):
 
     def request(self) -> Request:
         self.asking = self.table.version
-        path = f"{self.table.path}poll?v={self.seen}"
+        path = f"{self.table.path}poll?v={self.seen}&n={self.table.number}"
         return Request("GET", path, htmx=True, expect=(200, 204))
 
     def answered(self, answer) -> None:

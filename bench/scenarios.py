@@ -183,7 +183,8 @@ def scoring(groups: list[list[SeededGame]], mode: str):
 def plan(data: Seeded) -> list[tuple[str, Any]]:
     sheet = sheet_path(data.sheet)
     evening = data.evening
-    poll = f"{sheet}poll?v={data.sheet.version}"
+    # As the page polls: the version it shows and the newest game it knows (this one).
+    poll = f"{sheet}poll?v={data.sheet.version}&n={data.sheet.number}"
     return [
         ("floor", same_get("/healthz")),
         ("score_value", scoring(data.scoring["score_value"], "value")),

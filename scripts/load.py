@@ -8,24 +8,27 @@
 3. Plays N tables of full games at once, one client thread per table (stdlib
    http.client, loopback only): each fetches the start page for its CSRF cookie,
    starts an evening through the start form, then plays every turn through the score
-   endpoint as htmx does (X-CSRFToken header, the version it saw). A request a fault
-   cuts, or that is answered 503 "try again", is sent again as is, same version, as the
-   phones do: the server must treat it as the same write (stored once). Now and then a
-   table double-submits a score, or sends one from an older sheet (which must be
-   refused, 409).
+   endpoint as htmx does (X-CSRFToken header, the version and the player to play it
+   saw). A request a fault cuts, or that is answered 503 "try again", is sent again as
+   is, same version, as the phones do: the server must treat it as the same write
+   (stored once). Now and then a table double-submits a score, or sends one from an
+   older sheet (which must be refused, 409).
 4. Two faults: once half the expected writes are in, one gunicorn worker is SIGKILLed
    mid-request (gunicorn starts another); at three quarters, PostgreSQL is restarted
    (`pg_ctl restart -m fast`: every connection the workers hold is cut). Requests that
    arrive meanwhile must get a 503 in the site's style, never a 500, and service must
    come back by itself.
 5. Afterwards, from the database: every write the server acknowledged (a 2xx) is
-   stored, at its turn; every game replays through the rules engine (services.history)
-   to the snapshot stored with it, turns 1..n, version = number of entries. No edit
-   token may appear in the server log.
+   stored, at its turn, for the player and in the cell its request named (an entry for
+   another player than the one whose turn the request named is counted apart, and fails
+   the run); every game replays through the rules engine (services.history) to the
+   snapshot stored with it, turns 1..n, version = number of entries. No edit token may
+   appear in the server log.
 
 Prints requests, answers, errors by kind, acknowledged and lost writes, and the outage
-(how many requests saw it, how long it lasted); exits 1 if a write is lost, a game does
-not replay, a 500 was answered, a fault did not happen, or service did not come back.
+(how many requests saw it, how long it lasted); exits 1 if a write is lost, an entry is
+another player's than its request named, a game does not replay, a 500 was answered, a
+fault did not happen, or service did not come back.
 Bounded: N tables (default 40), a deadline (default 150 s), 127.0.0.1 only.
 """
 
@@ -103,7 +106,9 @@ class Tally:
 
 @dataclass
 class Written:
-    """A score the server acknowledged: it must be in the database at this turn."""
+    """A score the server acknowledged: it must be in the database at this turn, for the
+    player and in the cell its request named (``player``, ``column`` and ``row`` as sent;
+    ``named_column`` None when the sheet has one column and the form sends none)."""
 
     turn: int
     seat: int
@@ -111,6 +116,9 @@ class Written:
     row: str
     value: int
     crossed: bool
+    named_player: int
+    named_column: str | None
+    named_row: str
 
 
 @dataclass
@@ -278,7 +286,17 @@ def play_table(table: Table, phone: Phone, tally: Tally, rng: random.Random) -> 
         played = state.play(move)
         version += 1
         table.written.append(
-            Written(len(state.played), player, played.column, row, played.value, played.crossed)
+            Written(
+                len(state.played),
+                player,
+                played.column,
+                row,
+                played.value,
+                played.crossed,
+                named_player=int(form["player"]),
+                named_column=form.get("column"),
+                named_row=form["row"],
+            )
         )
         tally.ack()
         if rng.random() < 0.05:
@@ -524,22 +542,50 @@ class Restart:
 # --- checking the database ------------------------------------------------------------------------
 
 
-def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
-    """(acknowledged writes checked, lost, games replayed, problems) read from the database."""
+@dataclass
+class Verified:
+    """What the database says of the run's acknowledged writes."""
+
+    #: Acknowledged writes checked (each evening, each score), and those not stored as sent.
+    checked: int = 0
+    lost: int = 0
+    #: Games that replay through the rules to their stored snapshot, turns 1..n.
+    replayed: int = 0
+    #: Acknowledged scores whose stored entry is another player's than the one the
+    #: request's ``player`` named, or in another cell than the one it named.
+    wrong_player: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def wrong_entry(write: Written, seat: int, column: str, row: str) -> str:
+    """How the entry stored at ``write``'s turn differs from what its request named ("" if
+    it is that player's, in that cell)."""
+    named = (write.named_player, write.named_row)
+    if (seat, row) == named and write.named_column in (None, column):
+        return ""
+    cell = f"{write.named_column}/{write.named_row}" if write.named_column else write.named_row
+    return (
+        f"turn {write.turn}: the entry is seat {seat}'s {column}/{row}, "
+        f"the request named seat {write.named_player}'s {cell}"
+    )
+
+
+def verify(tables: list[Table]) -> Verified:
+    """Every acknowledged write, read back from the database."""
     import django
 
     django.setup()
     from games import models, services
 
-    checked = lost = replayed = 0
-    problems: list[str] = []
+    result = Verified()
+    problems = result.problems
     for table in tables:
         if not table.token:
             continue
-        checked += 1  # the evening itself
+        result.checked += 1  # the evening itself
         game = models.Game.objects.filter(evening__token=table.token, number=1).first()
         if game is None:
-            lost += 1 + len(table.written)
+            result.lost += 1 + len(table.written)
             problems.append(f"table {table.number}: its evening is gone")
             continue
         try:
@@ -553,7 +599,7 @@ def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
         if turns != list(range(1, len(turns) + 1)) or game.version != len(turns):
             problems.append(f"table {table.number}: turns {turns[:5]}… version {game.version}")
         else:
-            replayed += 1
+            result.replayed += 1
         seat_of = {seat.player_id: seat.position for seat in loaded.seats}
         stored = {
             entry.turn: (
@@ -566,16 +612,22 @@ def verify(tables: list[Table]) -> tuple[int, int, int, list[str]]:
             for entry in loaded.entries
         }
         for write in table.written:
-            checked += 1
+            result.checked += 1
             expected = (write.seat, write.column, write.row, write.value, write.crossed)
-            if stored.get(write.turn) != expected:
-                lost += 1
+            entry = stored.get(write.turn)
+            if entry != expected:
+                result.lost += 1
                 problems.append(f"table {table.number}: turn {write.turn} lost or changed")
+            if entry is not None:
+                wrong = wrong_entry(write, *entry[:3])
+                if wrong:
+                    result.wrong_player += 1
+                    problems.append(f"table {table.number}: {wrong}")
         if len(stored) != len(table.written):
             problems.append(
                 f"table {table.number}: {len(stored)} entries for {len(table.written)} writes"
             )
-    return checked, lost, replayed, problems
+    return result
 
 
 @dataclass
@@ -723,7 +775,7 @@ def main() -> int:
         shutil.rmtree(static_root, ignore_errors=True)
 
     try:
-        checked, lost, replayed, problems = verify(tables)
+        verified = verify(tables)
     finally:
         from django.db import connections
 
@@ -741,6 +793,7 @@ def main() -> int:
     }
     finished = sum(t.finished for t in tables)
     writes = sum(len(t.written) for t in tables)
+    checked, lost, problems = verified.checked, verified.lost, verified.problems
 
     print()
     print(f"games                 {finished}/{len(tables)} finished ({expected} turns planned)")
@@ -771,8 +824,12 @@ def main() -> int:
         "sending; the same POST again was answered 200)"
     )
     print(f"lost writes           {lost} of {checked} checked in the database")
+    print(
+        f"wrong player entries  {verified.wrong_player} of {writes} acknowledged scores "
+        "(the entry is not the named player's, in the named cell)"
+    )
     tabled = sum(1 for t in tables if t.token)
-    print(f"games that replay     {replayed}/{tabled} (services.history)")
+    print(f"games that replay     {verified.replayed}/{tabled} (services.history)")
     print(f"tokens in server log  {leaked}")
     print(f"time                  {elapsed:.1f} s of play")
     for table in tables:
@@ -784,6 +841,8 @@ def main() -> int:
     failed = []
     if lost:
         failed.append(f"{lost} acknowledged writes lost")
+    if verified.wrong_player:
+        failed.append(f"{verified.wrong_player} entries for another player than the request named")
     if server_errors:
         failed.append(f"{server_errors} server errors")
     if problems:
