@@ -563,8 +563,11 @@ def set_entry_mode(game_id: int, mode: str, seen: Seen | None = None) -> models.
     with transaction.atomic():
         game = _locked(game_id, seen).record
         if game.entry_mode != mode:
-            if rolled(game.pending or {}):
-                # The turn is scored from the dice rolled: no value, no dice typed instead.
+            keep = rolled(game.pending or {})
+            if keep and mode != models.Game.EntryMode.VIRTUAL:
+                # The turn is scored from the dice rolled: no value, no dice typed instead
+                # (back to Roll mode is always open: an undo may give rolled dice back to
+                # a turn while the game is in another mode).
                 raise IllegalMove(
                     "mode",
                     N_(
@@ -572,8 +575,9 @@ def set_entry_mode(game_id: int, mode: str, seen: Seen | None = None) -> models.
                         "score them in a box first (or Undo the last turn)."
                     ),
                 )
-            # Only a real change empties the turn in progress (another phone's typed dice).
-            _claim(game, entry_mode=mode, pending={})
+            # Only a real change empties the turn in progress (another phone's typed dice);
+            # rolled dice lie on in Roll mode as they were.
+            _claim(game, entry_mode=mode, pending=game.pending if keep else {})
         return game
 
 

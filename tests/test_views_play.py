@@ -714,14 +714,6 @@ def test_an_undo_in_dice_mode_gives_virtual_dice_back_as_rolled(client: Client) 
     assert fresh(game).pending == before[2]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "application bug: an undo in value mode gives a turn its virtual dice back, and then "
-        "nothing scores them: the sheet has no scoring box (value mode) nor picker (dice "
-        "rolled), and every mode switch is refused (rolled dice)"
-    ),
-)
 def test_virtual_dice_an_undo_gives_back_in_value_mode_can_still_be_scored(
     client: Client,
 ) -> None:
@@ -732,9 +724,12 @@ def test_virtual_dice_an_undo_gives_back_in_value_mode_can_still_be_scored(
     assert undo(client, game).status_code == 200
     assert (fresh(game).entry_mode, fresh(game).pending) == ("value", rolled)
     page = client.get(url(game, "sheet")).content.decode()
-    assert "Ann: tap a box to score." in page
-    # A box takes them, or the phone can go back to Roll mode where boxes do.
-    assert 'class="tap preview' in page or switch(client, game, "virtual").status_code == 200
+    # The dice are shown and the boxes score them, with no chooser; Roll mode is open too.
+    assert "These dice were rolled with the virtual dice" in page
+    assert 'class="tap preview' in page and "/pick?" not in page
+    assert switch(client, game, "dice").status_code == 422
+    assert switch(client, game, "virtual").status_code == 200
+    assert fresh(game).pending == rolled
 
 
 def test_an_undo_keeps_the_rolls_of_the_turn_in_progress_for_when_it_comes_back(

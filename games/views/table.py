@@ -122,16 +122,17 @@ def game_context(
         )
     # What the phone shows travels with every chooser it opens (and every write it sends).
     seen = urlencode({"v": game.version, "player": "" if state.finished else state.current_player})
-    choosing = (
-        not read_only and game.entry_mode == "value" and not services.rolled(game.pending or {})
-    )
+    # Rolled dice are scored as they lie, whatever the mode (an undo can give them back
+    # to a turn while the game is in Values or Dice mode): no chooser then.
+    rolled = services.rolled(game.pending or {})
+    choosing = not read_only and game.entry_mode == "value" and not rolled
     sheet = build(
         state,
         game.pending,
         view,
         _int(request.GET.get("p")),
         pick_url=f"{urls.pick}?{seen}" if choosing else None,
-        scoring=not read_only and game.entry_mode != "value",
+        scoring=not read_only and (game.entry_mode != "value" or rolled),
         coach_cell=coach.cell if coach else None,
         correct_url=f"{urls.correct}?{seen}" if correcting and not read_only else None,
     )
@@ -151,7 +152,7 @@ def game_context(
         "hint_on": hint_on,
         "hint": coach,
         "pending": game.pending or {},
-        "rolled": services.rolled(game.pending or {}),
+        "rolled": rolled,
         "can_undo": loaded.turns > 0 and later is None,
         "newest": later.number if later else game.number,
         "seen_player": "" if current is None else current,
