@@ -67,9 +67,9 @@ def play_virtual_turn(
     seen: list[list[int]],
     holds: list[list[bool]] | None,
     cell: tuple[str, str],
-    cross: bool = False,
 ) -> None:
-    """One virtual-dice turn as the table writes it: the roll history kept with the turn."""
+    """One virtual-dice turn as the table writes it: the roll history kept with the turn
+    (rolled dice are binding: the box scores them, no cross nor value instead)."""
     pending: dict = {"dice": seen[-1], "held": [False] * 5, "rolls": seen[:-1]}
     if holds is not None:
         pending["holds"] = holds
@@ -77,10 +77,7 @@ def play_virtual_turn(
     state = services.load_current(game.pk).state
     column, row = cell
     player = state.current_player
-    if cross:
-        move = Move(player, row, column, cross=True, rolls=seen[:-1])
-    else:
-        move = Move(player, row, column, dice=seen[-1], rolls=seen[:-1])
+    move = Move(player, row, column, dice=seen[-1], rolls=seen[:-1])
     services.record_turn(game.pk, move, None)
 
 
