@@ -175,6 +175,8 @@ IMPORT_MAX_BYTES = 256 * 1024
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("Game file"))
+    #: A file the evening already holds is refused unless this is ticked.
+    again = forms.BooleanField(required=False, label=_("Import it again as a new game"))
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

@@ -72,6 +72,29 @@ def test_a_refused_file_says_the_turn_and_the_rule_and_nothing_is_stored(table: 
     assert counts() == before
 
 
+def test_the_same_file_twice_is_refused_until_import_it_again_is_ticked(table: Table) -> None:
+    document = doc(turns=[t("Ana", "ones", value=3), t("Ben", "twos", value=4)])
+    game = services.import_document(json.dumps(document))
+    page = table.page
+    page.goto(evening_url(table, game))
+    before = counts()
+    form = page.locator("#import")
+    page.locator("#import-file").set_input_files(game_file(document))
+    form.get_by_role("button", name="Import", exact=True).click()
+    expect(form.get_by_role("alert")).to_have_text("This game is already game 1 of this evening.")
+    assert counts() == before
+    again = form.get_by_label("Import it again as a new game")
+    expect(again).to_be_visible()
+    expect(again).not_to_be_checked()
+    page.locator("#import-file").set_input_files(game_file(document))
+    again.check()
+    form.get_by_role("button", name="Import", exact=True).click()
+    expect(page).to_have_url(f"{table.base}/e/{game.evening.token}/g/2/")
+    expect(page.locator(".messages")).to_contain_text("Game 2 imported.")
+    second = models.Game.objects.get(evening=game.evening, number=2)
+    assert json.loads(services.export_document(second))["turns"] == document["turns"]
+
+
 # --- players between games ----------------------------------------------------------------------
 
 

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import best, evening, play
 from test_importgame import BAD, counts, doc, full_yam_game, t
+from test_races import at_once
 
 from games import models, services
 from games.rules import Game as RulesGame
@@ -178,3 +179,139 @@ def test_no_spectator_can_import(client: Client) -> None:
 
 def test_the_import_url_refuses_get(client: Client) -> None:
     assert client.get(import_url(evening())).status_code == 405
+
+
+# --- the same game twice ------------------------------------------------------------------------
+
+TURNS = [t("Ana", "ones", value=3), t("Ben", "ones", cross=True), t("Ana", "twos", value=4)]
+ALREADY = "This game is already game {} of this evening."
+
+
+def imported(document: dict) -> models.Game:
+    """The document imported into a new evening, where it is game 1."""
+    game = services.import_document(json.dumps(document))
+    return models.Game.objects.select_related("evening").get(pk=game.pk)
+
+
+def test_the_same_file_twice_is_refused_and_nothing_is_stored(client: Client) -> None:
+    document = doc(turns=TURNS)
+    game = imported(document)
+    before = counts()
+    response = client.post(import_url(game), {"file": upload(document)})
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert ALREADY.format(1) in html
+    assert 'role="alert"' in html
+    # The page offers the way out: the box to import it all the same.
+    assert 'type="checkbox" name="again"' in html
+    assert "Import it again as a new game" in html
+    assert counts() == before
+    assert list(game.evening.games.values_list("number", flat=True)) == [1]
+    assert game.entries.count() == len(TURNS)
+
+
+def test_ticked_import_it_again_stores_the_same_file_as_a_new_game(client: Client) -> None:
+    document = doc(turns=TURNS)
+    game = imported(document)
+    response = client.post(import_url(game), {"file": upload(document), "again": "on"})
+    assert response.status_code == 302
+    assert response.url == reverse("sheet", args=[game.evening.token, 2])
+    second = models.Game.objects.get(evening=game.evening, number=2)
+    assert json.loads(services.export_document(second))["turns"] == TURNS
+    # The same players, not new ones: the evening's tally counts both games for them.
+    assert game.evening.players.count() == 2
+    # A third time, unticked, names the first of the two.
+    response = client.post(import_url(game), {"file": upload(document)})
+    assert response.status_code == 422
+    assert ALREADY.format(1) in response.content.decode()
+
+
+def test_the_export_of_a_game_played_here_is_refused_naming_its_number(client: Client) -> None:
+    first = evening(["Ann", "Bob"])
+    play(first, best)
+    second = services.play_again(first.pk)
+    play(second, best, turns=5)
+    exported = client.get(reverse("export", args=[first.evening.token, 2])).content
+    before = counts()
+    response = client.post(import_url(first), {"file": upload(exported)})
+    assert response.status_code == 422
+    assert ALREADY.format(2) in response.content.decode()
+    assert counts() == before
+    # The finished game 1, exported, is game 1.
+    exported = client.get(reverse("export", args=[first.evening.token, 1])).content
+    response = client.post(import_url(first), {"file": upload(exported)})
+    assert ALREADY.format(1) in response.content.decode()
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "document",
+    [
+        pytest.param(doc(turns=[*TURNS[:2], t("Ana", "twos", value=6)]), id="one value differs"),
+        pytest.param(doc(turns=[*TURNS[:2], t("Ana", "threes", value=3)]), id="another cell"),
+        pytest.param(doc(turns=[*TURNS[:2], t("Ana", "twos", cross=True)]), id="a cross"),
+        pytest.param(
+            doc(turns=[*TURNS[:2], t("Ana", "twos", dice=[2, 2, 1, 3, 4])]), id="dice, not value"
+        ),
+        pytest.param(doc(turns=TURNS[:2]), id="a turn fewer"),
+        pytest.param(doc(turns=TURNS, players=["Ben", "Ana"], first="Ana"), id="seats swapped"),
+        pytest.param(
+            doc(turns=[t("Ben", "ones", cross=True), t("Ana", "ones", value=3)], first="Ben"),
+            id="another first player",
+        ),
+        pytest.param(
+            doc(turns=[TURNS[0], t("Bea", "ones", cross=True), TURNS[2]], players=["Ana", "Bea"]),
+            id="another player",
+        ),
+        pytest.param(doc("yahtzee", turns=TURNS), id="another rule set"),
+    ],
+)
+def test_a_file_that_differs_is_imported(client: Client, document: dict) -> None:
+    game = imported(doc(turns=TURNS))
+    response = client.post(import_url(game), {"file": upload(document)})
+    assert response.status_code == 302, response.content.decode()
+    assert models.Game.objects.filter(evening=game.evening, number=2).exists()
+
+
+def test_other_options_are_another_game(client: Client) -> None:
+    turns = [t("Ana", "ones", column="free", value=3)]
+    game = imported(doc("yams-columns", turns=turns, options={"columns": 3}))
+    other = doc("yams-columns", turns=turns, options={"columns": 4})
+    assert client.post(import_url(game), {"file": upload(other)}).status_code == 302
+    same = doc("yams-columns", turns=turns, options={"columns": 3})
+    response = client.post(import_url(game), {"file": upload(same)})
+    assert ALREADY.format(1) in response.content.decode()
+
+
+def test_the_earlier_rolls_of_a_turn_do_not_make_another_game(client: Client) -> None:
+    rolled = t("Ana", "ones", dice=[1, 1, 4, 5, 1], rolls=[[1, 2, 3, 4, 5], [1, 1, 4, 5, 6]])
+    game = imported(doc(turns=[rolled]))
+    bare = {key: value for key, value in rolled.items() if key != "rolls"}
+    response = client.post(import_url(game), {"file": upload(doc(turns=[bare]))})
+    assert response.status_code == 422
+    assert ALREADY.format(1) in response.content.decode()
+
+
+def test_the_refusal_of_a_game_already_here_is_in_french(client: Client) -> None:
+    document = doc(turns=TURNS)
+    game = imported(document)
+    response = client.post(
+        import_url(game), {"file": upload(document)}, headers={"Accept-Language": "fr"}
+    )
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert "Cette partie est déjà la partie 1 de cette soirée." in html
+    assert "L’importer de nouveau comme nouvelle partie" in html
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_imports_of_one_file_at_once_store_it_once() -> None:
+    game = evening(["Ann", "Bob"])
+    url = import_url(game)
+    document = doc(turns=TURNS)
+    posts = [lambda: Client().post(url, {"file": upload(document)}) for _ in range(2)]
+    # The first stores it as game 2; the second, queued behind the evening's lock, finds it.
+    responses = sorted(at_once(*posts), key=lambda response: response.status_code)
+    assert [response.status_code for response in responses] == [302, 422]
+    assert ALREADY.format(2) in responses[1].content.decode()
+    assert sorted(game.evening.games.values_list("number", flat=True)) == [1, 2]

@@ -154,7 +154,8 @@ def test_it_adds_a_game_to_a_named_evening(tmp_path: Path) -> None:
     call_command("importgame", write(tmp_path, doc()), stdout=out)
     evening = models.Game.objects.get(pk=int(out.getvalue().split()[-1])).evening
     # "=" keeps a token that starts with "-" from reading as an option.
-    call_command("importgame", write(tmp_path, doc()), f"--evening={evening.token}", stdout=out)
+    other = doc(turns=[t("Ana", "ones", value=2)])
+    call_command("importgame", write(tmp_path, other), f"--evening={evening.token}", stdout=out)
     assert list(evening.games.values_list("number", flat=True).order_by("number")) == [1, 2]
     assert evening.players.count() == 2
 
@@ -170,3 +171,44 @@ def test_the_command_exits_non_zero_with_the_message(tmp_path: Path) -> None:
     )
     assert result.returncode != 0
     assert "Turn 1" in result.stderr and "rule: turn" in result.stderr
+
+
+def test_the_same_file_into_its_evening_is_refused_unless_again(tmp_path: Path) -> None:
+    path = write(tmp_path, doc(turns=[t("Ana", "ones", value=3), t("Ben", "twos", cross=True)]))
+    out = StringIO()
+    call_command("importgame", path, stdout=out)
+    evening = models.Game.objects.get(pk=int(out.getvalue().split()[-1])).evening
+    before = counts()
+    with pytest.raises(CommandError, match=r"^This game is already game 1 of this evening\.$"):
+        call_command("importgame", path, f"--evening={evening.token}", stdout=out)
+    assert counts() == before
+    call_command("importgame", path, f"--evening={evening.token}", "--again", stdout=out)
+    assert sorted(evening.games.values_list("number", flat=True)) == [1, 2]
+    assert evening.players.count() == 2
+    # Into a new evening (no --evening), a file is never a duplicate.
+    call_command("importgame", path, stdout=out)
+    assert models.Evening.objects.count() == 2
+
+
+def test_the_command_refuses_a_game_already_in_the_evening_with_a_non_zero_exit(
+    tmp_path: Path,
+) -> None:
+    path = write(tmp_path, doc(turns=[t("Ana", "ones", value=3)]))
+    env = {"DJANGO_SETTINGS_MODULE": "scorepad.settings", "PATH": "/usr/bin:/bin"}
+    env["DATABASE_URL"] = "sqlite:///" + str(tmp_path / "cli.sqlite3")
+    manage = str(Path(settings.BASE_DIR) / "manage.py")
+    subprocess.run([sys.executable, manage, "migrate", "-v0"], env=env, check=True)
+
+    def importgame(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, manage, "importgame", path, *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True)
+
+    first = importgame()
+    assert first.returncode == 0, first.stderr
+    token = first.stdout.split()[-2].rstrip(":")
+    refused = importgame(f"--evening={token}")
+    assert refused.returncode != 0
+    assert "This game is already game 1 of this evening." in refused.stderr
+    again = importgame(f"--evening={token}", "--again")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"Imported game 2 of evening {token}:")

@@ -152,16 +152,23 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
 @require_POST
 def import_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     """A ``scorepad.game.v1`` file, replayed by the rules all or nothing as ``importgame``
-    does (``services.import_document``), stored as the evening's next game."""
+    does (``services.import_document``), stored as the evening's next game; a game the
+    evening already holds is refused unless "Import it again as a new game" is ticked."""
     access = Access(False, token)
     evening = open_evening(access)
     form = ImportForm(request.POST, request.FILES)
     if form.is_valid():
         data = form.cleaned_data["file"].read()
         try:
-            game = services.import_document(data, evening)
+            game = services.import_document(data, evening, again=form.cleaned_data["again"])
         except GameFileError as error:
             form.add_error("file", refusal(error))
+        except services.AlreadyImported as duplicate:
+            form.add_error(
+                "file",
+                _("This game is already game %(number)s of this evening.")
+                % {"number": duplicate.number},
+            )
         else:
             messages.info(request, _("Game %(number)d imported.") % {"number": game.number})
             return redirect(access.url("sheet", game.number))

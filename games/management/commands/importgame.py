@@ -16,8 +16,13 @@ class Command(BaseCommand):
             help="token of the evening to add the game to; write --evening=TOKEN, "
             "since a token may start with '-'",
         )
+        parser.add_argument(
+            "--again",
+            action="store_true",
+            help="import the game even if the evening already holds it, as a new game",
+        )
 
-    def handle(self, *args, file: str, evening: str | None = None, **options):
+    def handle(self, *args, file: str, evening: str | None = None, again: bool = False, **options):
         if file == "-":
             import sys
 
@@ -35,7 +40,7 @@ class Command(BaseCommand):
             if target is None:
                 raise CommandError(f"No evening with token {evening!r}.")
         try:
-            game = services.import_document(data, target)
-        except GameFileError as error:
+            game = services.import_document(data, target, again=again)
+        except (GameFileError, services.AlreadyImported) as error:
             raise CommandError(str(error)) from None
         self.stdout.write(f"Imported game {game.number} of evening {game.evening.token}: {game.pk}")
