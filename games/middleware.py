@@ -8,7 +8,8 @@ Scorepad ever needs one, so such a request is answered 400 with a clear word.
 The address, query and cookies cost nothing to look at, so every request is checked.
 A form body is only looked at once the URL has found its view and CSRF has passed
 (``process_view`` runs after both): a POST to an unknown URL is answered without its
-body ever being parsed, let alone an upload being read; a forged one is parsed only as far
+body ever being parsed, let alone an upload being read (the 404 handler runs no CSRF check
+of its own, scorepad/views.py); a forged one is parsed only as far
 as CSRF's own look for its token (within ``DATA_UPLOAD_MAX_MEMORY_SIZE``).
 
 Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require_POST``

@@ -6,6 +6,9 @@ from games import limits
 
 #: A database out of reach answers 503 "try again", not a 500 (scorepad/views.py).
 handler500 = "scorepad.views.server_error"
+#: Neither reads the body of the request they answer (scorepad/views.py).
+handler400 = "scorepad.views.bad_request"
+handler404 = "scorepad.views.page_not_found"
 
 urlpatterns = [
     path("", include("games.urls")),

@@ -9,6 +9,16 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views import defaults
 
+#: ``handler400`` and ``handler404``: Django's own views, without the ``requires_csrf_token``
+#: they are wrapped in. That decorator runs CSRF's check, which reads the form body, again
+#: on an answer whose page never needs it: a body that cannot be parsed (a multipart one
+#: with no boundary, a form in Latin-1) then raised inside the handler, and the request was
+#: answered 500 with two tracebacks, or not at all. Unwrapped, a POST to an unknown URL is
+#: answered 404 without its body being read, and one CSRF could not read 400. The CSRF
+#: token their pages print still comes from CsrfViewMiddleware, which every request passes.
+bad_request = defaults.bad_request.__wrapped__
+page_not_found = defaults.page_not_found.__wrapped__
+
 #: Seconds a client should wait before trying again: a restarted database is usually
 #: back within a few (the phones' own retry, static/js/scorepad.js, follows its pace).
 RETRY_AFTER = 2
