@@ -24,6 +24,9 @@ from games.rules import Move
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HX-Request": "true"}
+#: The switch tapped on the sheet: the browser says the request comes from this site, which
+#: is what lets it keep the choice (games/known.py, opened_by_visitor).
+TAP = {"Sec-Fetch-Site": "same-origin"}
 FRENCH = {"Accept-Language": "fr"}
 
 
@@ -124,7 +127,7 @@ def test_the_switch_sets_a_cookie_and_changes_nothing_in_the_game(
     game = new_game()
     with_dice(game, {"dice": [6, 6, 6, 2, 3]})
     before = fresh(game).version, fresh(game).pending
-    response = client.get(url(game), {"hint": "on"}, headers=HTMX)
+    response = client.get(url(game), {"hint": "on"}, headers={**HTMX, **TAP})
     assert response.status_code == 200
     cookie = response.cookies[hint.COOKIE]
     assert cookie.value == "on" and cookie["httponly"] and cookie["max-age"] == 365 * 86400
@@ -133,7 +136,7 @@ def test_the_switch_sets_a_cookie_and_changes_nothing_in_the_game(
     assert len(marked_cells(text)) == 1
     # Remembered on this phone: the next render (a poll, a tap) still shows it.
     assert len(marked_cells(page(client, game))) == 1
-    response = client.get(url(game), {"hint": "off"}, headers=HTMX)
+    response = client.get(url(game), {"hint": "off"}, headers={**HTMX, **TAP})
     assert response.cookies[hint.COOKIE].value == "off"
     assert marked_cells(response.content.decode()) == []
     assert (fresh(game).version, fresh(game).pending) == before
@@ -142,7 +145,7 @@ def test_the_switch_sets_a_cookie_and_changes_nothing_in_the_game(
 
 def test_the_switch_works_without_htmx(client: Client, coach_tables: Path) -> None:
     game = new_game()
-    response = client.get(url(game), {"hint": "on"})
+    response = client.get(url(game), {"hint": "on"}, headers=TAP)
     assert response.status_code == 200
     assert response.cookies[hint.COOKIE].value == "on"
     assert 'aria-checked="true"' in response.content.decode()

@@ -5,6 +5,7 @@ each; what only the real proxy shows is checked by ``make proxy-check``
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -90,3 +91,70 @@ def test_the_404_page_still_carries_a_csrf_token_for_its_language_form() -> None
     assert response.status_code == 404
     assert b'name="csrfmiddlewaretoken"' in response.content
     assert "csrftoken" in response.cookies
+
+
+# --- 16. a choice kept on the phone is the visitor's own act -------------------------------------
+
+CROSS_SITE = {"Sec-Fetch-Site": "cross-site"}
+#: The visitor's own act: a tap on this site, or an address typed, bookmarked or scanned.
+OWN_ACTS = [{"Sec-Fetch-Site": "same-origin"}, {"Sec-Fetch-Site": "none"}]
+
+#: (the page's URL name, its query, the cookie it keeps) for each choice a link can carry.
+CHOICES = [
+    ("sheet", "view=table", "sheet_view"),
+    ("sheet", "hint=on", "coach_hint"),
+    ("watch_sheet", "view=table", "sheet_view"),
+]
+
+
+def _choice_url(name: str, query: str) -> str:
+    game = evening()
+    token = game.evening.view_token if name == "watch_sheet" else game.evening.token
+    return reverse(name, args=[token, game.number]) + "?" + query
+
+
+@pytest.mark.parametrize(("name", "query", "cookie"), CHOICES)
+def test_another_sites_link_keeps_no_choice_on_the_phone(
+    name: str, query: str, cookie: str
+) -> None:
+    response = Client().get(_choice_url(name, query), headers=CROSS_SITE)
+    assert response.status_code == 200
+    assert cookie not in response.cookies
+
+
+@pytest.mark.parametrize(("name", "query", "cookie"), CHOICES)
+def test_a_link_from_elsewhere_without_sec_fetch_site_keeps_no_choice(
+    name: str, query: str, cookie: str
+) -> None:
+    referer = {"Referer": "https://elsewhere.example/page"}
+    response = Client().get(_choice_url(name, query), headers=referer)
+    assert cookie not in response.cookies
+
+
+@pytest.mark.parametrize("headers", OWN_ACTS)
+@pytest.mark.parametrize(("name", "query", "cookie"), CHOICES)
+def test_the_visitors_own_choice_is_kept_httponly_and_lax(
+    name: str, query: str, cookie: str, headers: dict[str, str]
+) -> None:
+    response = Client().get(_choice_url(name, query), headers=headers)
+    kept = response.cookies[cookie]
+    assert kept.value == query.split("=")[1]
+    assert kept["httponly"] is True
+    assert kept["samesite"] == "Lax"
+    assert kept["max-age"] == 365 * 86400
+    assert not kept["secure"]  # plain HTTP in development
+
+
+@pytest.mark.parametrize(("name", "query", "cookie"), CHOICES)
+def test_the_kept_choice_is_secure_under_https_settings(
+    name: str, query: str, cookie: str, settings: Any
+) -> None:
+    settings.SESSION_COOKIE_SECURE = True
+    response = Client().get(_choice_url(name, query), headers=OWN_ACTS[0])
+    assert response.cookies[cookie]["secure"] is True
+
+
+@pytest.mark.parametrize(("name", "query", "cookie"), CHOICES)
+def test_the_kept_choice_is_secure_on_an_https_request(name: str, query: str, cookie: str) -> None:
+    response = Client().get(_choice_url(name, query), headers=OWN_ACTS[0], secure=True)
+    assert response.cookies[cookie]["secure"] is True

@@ -31,9 +31,8 @@ def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) ->
     template = table.GAME_PARTIAL if request.htmx else table.GAME_TEMPLATE
     response = render(request, template, sheet_context(request, game, access))
     if request.GET.get("view") in ("table", "focus"):
-        response.set_cookie(
-            table.VIEW_COOKIE, request.GET["view"], max_age=365 * 86400, samesite="Lax"
-        )
+        # The table's own cookie, set the same way (Secure, HttpOnly, the visitor's act only).
+        table._remember(request, response, table.VIEW_COOKIE, request.GET["view"])
     return response
 
 

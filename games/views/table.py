@@ -315,7 +315,12 @@ def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
 
 
 def _remember(request: HttpRequest, response: HttpResponse, name: str, value: str) -> None:
-    """A choice of this phone's (the sheet's view, the coach's hint), kept a year."""
+    """A choice of this phone's (the sheet's view, the coach's hint), kept a year.
+
+    Only the visitor's own act sets it (``known.opened_by_visitor``): another site's link
+    with ``?hint=on`` shows that page so, and changes nothing kept on the phone."""
+    if not known.opened_by_visitor(request):
+        return
     response.set_cookie(
         name,
         value,
