@@ -117,10 +117,16 @@ def test_axe_finds_no_serious_violation_on_the_dice(
     assert serious_violations(page) == [], "virtual dice"
     if shots := os.environ.get("SCOREPAD_SHOTS"):
         page.screenshot(path=f"{shots}/dice-virtual-{scheme}.png")
+    # Rolled dice are the turn's: Dice mode is refused until they are scored.
+    page.locator("form.modes button[value='dice']").click()
+    expect(page.locator("#panel p.error[role=alert]")).to_contain_text(
+        "These dice were rolled for this turn"
+    )
+    assert serious_violations(page) == [], "a switch refused"
+    table.score_preview(0, "chance", "free")
     table.switch_mode("dice")
+    table.enter_dice([2, 5])
     assert serious_violations(page) == [], "dice mode"
     if shots:
-        table.switch_mode("value")
-        table.switch_mode("dice")
         page.screenshot(path=f"{shots}/dice-typed-{scheme}.png")
     context.close()

@@ -173,9 +173,11 @@ def test_play_again_passes_the_start_on_twice(table: Table) -> None:
         game = table.game()
         assert game.number == number + 1
         assert [seat.player.name for seat in services.load(game).seats] == names
-    # Game 1 now leads to game 2 instead of starting another.
+    # Game 1 now leads to the evening's newest game instead of starting another.
     page.goto(sheet_url(table, models.Game.objects.get(evening=game.evening, number=1)))
-    expect(page.get_by_role("link", name="Go to game 2")).to_be_visible()
+    expect(page.get_by_role("link", name="Go to game 3")).to_be_visible()
+    expect(page.locator(".newer-game")).to_have_text("Game 3 has started. Go to it")
+    expect(page.get_by_role("button", name=re.compile("Play again"))).to_have_count(0)
     assert game.evening.games.count() == 3
 
 
@@ -219,13 +221,24 @@ def test_virtual_rolls_stay_with_the_turn_through_restart_mode_switches_and_relo
     expect(restart).to_have_accessible_description(re.compile("The rolls of a turn count"))
     page.locator("details.menu summary").click()
 
-    # Dice mode shows the same dice, to score, with nothing to type them again.
-    table.switch_mode("dice")
-    expect(page.locator(".dice-entry")).to_contain_text("rolled with the virtual dice")
-    expect(page.locator(".dice-entry button")).to_have_count(0)
-    table.switch_mode("value")
-    table.switch_mode("virtual")
-    assert table.shown_dice() == dice
+    # Rolled, the turn is scored from these dice: a switch to Dice or Values is refused, in
+    # words, and the dice stay as they lay.
+    for mode in ("dice", "value"):
+        version = table.version
+        with page.expect_response(re.compile(r"/mode$")) as answer:
+            page.locator(f"form.modes button[value='{mode}']").click()
+        assert answer.value.status == 422
+        expect(page.locator("#panel p.error[role=alert]")).to_have_text(
+            "These dice were rolled for this turn: score them in a box first "
+            "(or Undo the last turn)."
+        )
+        expect(page.locator("form.modes button[value='virtual']")).to_have_attribute(
+            "aria-pressed", "true"
+        )
+        assert table.version == version
+        assert table.shown_dice() == dice
+        expect(roll_button).to_contain_text("1 roll left")
+    assert table.game().entry_mode == "virtual"
     expect(roll_button).to_contain_text("1 roll left")
     page.reload()
     assert table.shown_dice() == dice
@@ -326,7 +339,8 @@ def test_the_sheet_works_as_plain_html_without_javascript(
         table.start(["Ann", "Bob"], "yahtzee", "value", starter=1)
         # Value mode: the cell is a link to the picker, the picker a form.
         table.cell(0, "fives", "free").locator("a.tap").click()
-        expect(page).to_have_url(re.compile(r"/pick\?column=free&row=fives$"))
+        # The link carries what the page shows: the version and the player to play.
+        expect(page).to_have_url(re.compile(r"/pick\?v=0&player=0&column=free&row=fives$"))
         page.locator("form.picker input[value='v:15']").check()
         page.locator("form.picker .confirm-button").click()
         expect(page.locator(".messages")).to_contain_text("Ann: 15 in Fives.")
