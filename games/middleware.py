@@ -15,6 +15,9 @@ as CSRF's own look for its token (within ``DATA_UPLOAD_MAX_MEMORY_SIZE``).
 Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require_POST``
 and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever opens
 ``/new`` in a browser. ``explain_not_allowed`` gives that answer the site's 405 page.
+
+A page opened by a token (``keep_token_pages_private``) is kept out of every cache and every
+search index: its address is the only key to the evening.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 NUL = "\x00"
@@ -75,5 +79,30 @@ def explain_not_allowed(get_response: Callable[[HttpRequest], HttpResponse]):
         page = render(request, "405.html", status=405)
         page["Allow"] = response["Allow"]
         return page
+
+    return middleware
+
+
+#: The URL arguments that hold a secret: the edit token (/e/…) and the view token (/s/…).
+TOKEN_ARGUMENTS = ("token", "view_token")
+
+
+def keep_token_pages_private(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Every answer at a URL that takes a token: ``Cache-Control: private, no-store`` (Django's
+    ``never_cache``, as the polls have), so no shared cache or shared computer keeps the
+    sheet, a CSV or export.json; and ``X-Robots-Tag: noindex``, so a token that leaks into a
+    crawler's path never makes a search result.
+
+    Keyed on the URL's own token argument rather than a list of views: the sheet, the board,
+    the review, the downloads, the spectator's pages and any page added under /e/ or /s/
+    later all get it, and a wrong token's 404 too."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        match = request.resolver_match
+        if match is not None and any(name in match.kwargs for name in TOKEN_ARGUMENTS):
+            add_never_cache_headers(response)
+            response["X-Robots-Tag"] = "noindex"
+        return response
 
     return middleware

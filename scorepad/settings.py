@@ -171,6 +171,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # Token pages never cached nor indexed: outside the 405 page and the limits' 429, so
+    # those answers carry it too.
+    "games.middleware.keep_token_pages_private",
     # Inside the locale and CSP middleware: the page is in the request's language, with
     # its nonce and headers.
     "games.middleware.explain_not_allowed",

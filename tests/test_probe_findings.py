@@ -4,14 +4,16 @@ each; what only the real proxy shows is checked by ``make proxy-check``
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.evening_support import evening
+from tests.evening_support import again, best, evening, play, seen_fields
 
 pytestmark = pytest.mark.django_db
 
@@ -158,3 +160,95 @@ def test_the_kept_choice_is_secure_under_https_settings(
 def test_the_kept_choice_is_secure_on_an_https_request(name: str, query: str, cookie: str) -> None:
     response = Client().get(_choice_url(name, query), headers=OWN_ACTS[0], secure=True)
     assert response.cookies[cookie]["secure"] is True
+
+
+# --- 17. token pages are kept out of caches and search results; public pages describe themselves --
+
+
+def _token_pages() -> list[tuple[str, str]]:
+    """Each family of page a token opens, on a finished game 1 and a game 2 under way."""
+    first = evening()
+    play(first, best)
+    game = again(first)
+    edit, view = game.evening.token, game.evening.view_token
+    return [
+        ("sheet", reverse("sheet", args=[edit, game.number])),
+        ("sheet for htmx", reverse("sheet", args=[edit, game.number])),
+        ("board", reverse("board", args=[edit])),
+        ("review", reverse("review", args=[edit, first.number])),
+        ("games.csv", reverse("evening_csv", args=[edit])),
+        ("tally.csv", reverse("tally_csv", args=[edit])),
+        ("export.json", reverse("export", args=[edit, first.number])),
+        ("the evening's games", reverse("evening_games", args=[edit])),
+        ("spectator's sheet", reverse("watch_sheet", args=[view, game.number])),
+        ("spectator's board", reverse("watch_board", args=[view])),
+        ("spectator's review", reverse("watch_review", args=[view, first.number])),
+        ("spectator's games.csv", reverse("watch_evening_csv", args=[view])),
+        ("spectator's tally.csv", reverse("watch_tally_csv", args=[view])),
+        ("spectator's export.json", reverse("watch_export", args=[view, first.number])),
+        ("the evening's link", reverse("evening", args=[edit])),
+        ("the spectator's link", reverse("watch_evening", args=[view])),
+    ]
+
+
+def _assert_private(response: Any) -> None:
+    cache_control = {part.strip() for part in response["Cache-Control"].split(",")}
+    assert {"private", "no-store"} <= cache_control
+    assert response["X-Robots-Tag"] == "noindex"
+
+
+def test_every_token_page_is_private_no_store_and_noindex() -> None:
+    client = Client()
+    for name, url in _token_pages():
+        headers = {"HX-Request": "true"} if "htmx" in name else {}
+        response = client.get(url, headers=headers)
+        assert response.status_code in (200, 302), name
+        _assert_private(response)
+
+
+def test_a_write_answer_and_a_poll_are_private_and_noindex_too() -> None:
+    game = evening()
+    client = Client()
+    url = reverse("score", args=[game.evening.token, game.number])
+    state = {**seen_fields(game), "row": "ones", "column": "free", "value": "3"}
+    _assert_private(client.post(url, state, headers={"HX-Request": "true"}))
+    _assert_private(client.get(reverse("poll", args=[game.evening.token, game.number])))
+
+
+def test_a_wrong_tokens_404_is_private_and_noindex() -> None:
+    response = Client().get(reverse("board", args=["x" * 43]))
+    assert response.status_code == 404
+    _assert_private(response)
+
+
+PUBLIC = {
+    "home": ("home", [], "A score sheet for dice nights", "La feuille de score de vos soirées"),
+    "rules": ("rules", [], "The rules of Yam, Yahtzee and Yam's", "Les règles du Yam, du Yahtzee"),
+    "a rule set": (
+        "rules_ruleset",
+        ["yahtzee"],
+        "The rules of Yahtzee, box",
+        "Les règles du Yahtzee,",
+    ),
+}
+DESCRIPTION = re.compile(r'<meta name="description" content="([^"]+)">')
+
+
+@pytest.mark.parametrize("public", list(PUBLIC))
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_public_page_describes_itself_in_the_readers_language(public: str, language: str) -> None:
+    name, args, english, french = PUBLIC[public]
+    response = Client().get(reverse(name, args=args), headers={"Accept-Language": language})
+    assert response.status_code == 200
+    found = [html.unescape(text) for text in DESCRIPTION.findall(response.content.decode())]
+    assert len(found) == 1
+    assert found[0].startswith(english if language == "en" else french)
+    # Public: cached as any page is, and indexed.
+    assert "X-Robots-Tag" not in response
+    assert "no-store" not in response.get("Cache-Control", "")
+
+
+def test_a_token_page_has_no_description() -> None:
+    game = evening()
+    response = Client().get(reverse("sheet", args=[game.evening.token, game.number]))
+    assert 'name="description"' not in response.content.decode()
