@@ -7,8 +7,8 @@ raw bodies, some huge, some not UTF-8. The answer must be a 4xx with a message,
 or a redirect/200 for a legitimate action; never a 500. When it is a 4xx, the
 database must be exactly as before. Read-only URLs get fuzzed query strings.
 
-FUZZ_EXAMPLES sets the examples per write endpoint (default 200: with the 12
-write endpoints, 2,400 in `make test`); e.g. FUZZ_EXAMPLES=20 for a quick run.
+FUZZ_EXAMPLES sets the examples per write endpoint (default 200: with the 13
+known write endpoints, 2,600 in `make test`); e.g. FUZZ_EXAMPLES=20 for a quick run.
 """
 
 from __future__ import annotations
@@ -57,8 +57,23 @@ KNOWN_WRITES = {
     "hold",
     "restart_turn",
     "play_again",
+    "correct",
     "players",
     "set_language",
+}
+#: The writes of the sheet: each says what its phone showed, the version and the player to
+#: play ("" once the game is over), or is refused before it does anything.
+SHEET_WRITES = {
+    "score",
+    "undo",
+    "reset",
+    "entry_mode",
+    "die",
+    "roll",
+    "hold",
+    "restart_turn",
+    "play_again",
+    "correct",
 }
 
 
@@ -189,7 +204,12 @@ def field_values(name: str, game: models.Game) -> st.SearchStrategy[Any]:
     if name == "version":
         near = st.sampled_from([str(version), str(version - 1), str(version + 1), str(-version)])
         return st.one_of(near, near, int_texts)
-    if name in ("player", "seat", "face", "slot", "index", "columns", "starter"):
+    if name == "v":  # a chooser's or a poll's version
+        return field_values("version", game)
+    if name == "player":
+        # What sheets print (a seat, "" once the game is over), then anything.
+        return st.one_of(st.sampled_from(["", "0", "1", "2"]), int_texts)
+    if name in ("seat", "face", "slot", "index", "columns", "starter", "n"):
         return int_texts
     if name == "row":
         return st.one_of(st.sampled_from(ROWS), texts)
@@ -216,6 +236,8 @@ def field_values(name: str, game: models.Game) -> st.SearchStrategy[Any]:
 
 FIELDS = [
     "version",
+    "v",
+    "n",
     "player",
     "row",
     "column",
@@ -242,11 +264,13 @@ FIELDS = [
 
 
 def plausible(draw: st.DrawFn, name: str, game: models.Game) -> dict[str, Any]:
-    """What the page itself would send to this endpoint now: the fuzz starts there."""
+    """What the page itself would send to this endpoint now: the fuzz starts there.
+
+    Every write of the sheet (and its chooser) carries what the page shows: the version
+    and the player to play, so that the fuzz gets past that check to the views' real work."""
     version = str(game.version)
-    if name not in ("score", "players"):
-        return plain(draw, name, version)
     state = services.load(game).state
+    shown = "" if state.current_player is None else str(state.current_player)
     # Draws never depend on the game's state (Hypothesis replays them): an index is
     # drawn, then taken modulo what the state offers.
     pick = st.integers(min_value=0, max_value=10**6)
@@ -265,9 +289,28 @@ def plausible(draw: st.DrawFn, name: str, game: models.Game) -> dict[str, Any]:
         player = state.current_player if state.current_player is not None else 0
         form = {"version": version, "player": str(player), "row": row, "choice": choice}
         return form | ({"column": column} if len(state.columns) > 1 else {})
-    action = draw(st.sampled_from(["rename", "add", "remove", "up", "down"]))
-    seat = str(draw(pick) % len(state.players))
-    return {"action": action, "seat": seat, "name": draw(st.sampled_from(["Zoe", "Ana", "é"]))}
+    if name in ("pick", "correct"):
+        # A box: the chooser's of a playable one, the correction's of any one of any seat.
+        cells = state.playable_cells() if name == "pick" else []
+        cells = cells or [(c, r) for c in state.columns for r in state.rows]
+        column, row = cells[draw(pick) % len(cells)]
+        box = {"column": column, "row": row}
+        if name == "pick":
+            return {"v": version, "player": shown, **box}
+        offered = state.offered_values(row) or (0,)
+        value = offered[draw(pick) % len(offered)]
+        choice = draw(st.sampled_from(["x", f"v:{value}"]))
+        seat = str(draw(pick) % len(state.players))
+        return {"version": version, "player": shown, "seat": seat, **box, "choice": choice}
+    if name in ("poll", "watch_poll"):
+        return {"v": version, "n": str(game.number)}
+    if name == "players":
+        action = draw(st.sampled_from(["rename", "add", "remove", "up", "down"]))
+        seat = str(draw(pick) % len(state.players))
+        name = draw(st.sampled_from(["Zoe", "Ana", "é"]))
+        return {"version": version, "action": action, "seat": seat, "name": name}
+    form = plain(draw, name, version)
+    return form | ({"player": shown} if name in SHEET_WRITES else {})
 
 
 def plain(draw: st.DrawFn, name: str, version: str) -> dict[str, Any]:
@@ -286,7 +329,7 @@ def plain(draw: st.DrawFn, name: str, version: str) -> dict[str, Any]:
     if name == "hold":
         return {"version": version, "index": str(draw(st.integers(0, 4)))}
     if name == "entry_mode":
-        return {"mode": draw(st.sampled_from(["value", "dice", "virtual"]))}
+        return {"version": version, "mode": draw(st.sampled_from(["value", "dice", "virtual"]))}
     if name == "new_evening":
         ruleset = draw(st.sampled_from(sorted(RULESETS)))
         names = draw(st.lists(st.sampled_from(["Ana", "Bob", "Cy", "Dee"]), max_size=4))

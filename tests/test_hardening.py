@@ -20,9 +20,10 @@ from django.conf import settings
 from django.http import QueryDict
 from django.test import Client, override_settings
 from django.urls import reverse
+from evening_support import seen, seen_fields
 
 from games import known, models, services
-from games.rules import Move
+from games.rules import Game, Move
 from games.rules.gamefile import GameFileError
 from tests.test_fuzz_http import kwargs_for, url_patterns
 
@@ -51,6 +52,10 @@ def _state(game: models.Game) -> tuple:
         entries,
         record.evening.games.count(),
     )
+
+
+def _fresh_state(game: models.Game) -> Game:
+    return services.load(_fresh(game)).state
 
 
 def _finish(game: models.Game) -> None:
@@ -94,7 +99,8 @@ def _finished_game() -> models.Game:
     return game
 
 
-#: Each write, a game where it succeeds, and its fields (all but the version).
+#: Each write, a game where it succeeds, and its fields (all but the version and, for the
+#: sheet's writes, the player the page shows to play).
 WRITES: list[tuple[str, Callable[[], models.Game], dict[str, str]]] = [
     ("score", _value_game, {"player": "1", "row": "ones", "choice": "x"}),
     ("undo", _value_game, {}),
@@ -108,10 +114,24 @@ WRITES: list[tuple[str, Callable[[], models.Game], dict[str, str]]] = [
     ("players", _value_game, {"action": "rename", "seat": "0", "name": "Zed"}),
 ]
 WRITE_IDS = [name for name, _make, _fields in WRITES]
+#: The sheet's writes: each also carries the player the page showed (the players page's
+#: forms carry only the version).
+SHEET_WRITES = [write for write in WRITES if write[0] != "players"]
+SHEET_WRITE_IDS = [name for name, _make, _fields in SHEET_WRITES]
 
 #: Not a version a phone was ever shown: missing, empty, not ASCII digits, signed,
 #: padded, or longer than any version a game reaches (4,300 digits: int()'s own limit).
 BAD_VERSIONS = [None, "", "abc", "-1", "+0", " 0", "0 ", "1_0", "٠", "1.0", "0" * 10, "9" * 4300]
+#: Not a seat a sheet ever prints: missing, not ASCII digits, signed, padded, more digits
+#: than 8 players need, or a seat no one sits in.
+BAD_PLAYERS = [None, "abc", "-1", "+0", " 0", "0 ", "٠", "1.0", "100", "9" * 4300, "99"]
+
+
+def _seen_fields(name: str, game: models.Game) -> dict[str, str]:
+    """What the page of ``game`` sends with this write: the version, and for a write of the
+    sheet the player it shows to play."""
+    fields = seen_fields(game)
+    return fields if name != "players" else {"version": fields["version"]}
 
 
 @pytest.mark.parametrize(("name", "make", "fields"), WRITES, ids=WRITE_IDS)
@@ -120,7 +140,7 @@ def test_each_write_succeeds_with_the_version_the_phone_saw(
 ) -> None:
     game = make()
     before = _state(game)
-    data = {**fields, "version": str(_fresh(game).version)}
+    data = {**fields, **_seen_fields(name, game)}
     response = client.post(_url(game, name), data, headers=HTMX)
     assert response.status_code in (200, 302), response.content.decode()[:2000]
     assert _state(game) != before
@@ -139,12 +159,82 @@ def test_each_write_refuses_a_missing_or_malformed_version(
     sheet (the players page, for its own forms) as it stands, and "out of date"."""
     game = make()
     before = _state(game)
-    data = dict(fields) if version is None else {**fields, "version": version}
+    data = {**fields, **_seen_fields(name, game)}  # all right but the version
+    del data["version"]
+    if version is not None:
+        data["version"] = version
     response = client.post(_url(game, name), data, headers=HTMX)
     assert response.status_code == 422
     html = response.content.decode()
     assert 'class="error" role="alert"' in html
     assert "out of date" in html
+    assert _state(game) == before
+
+
+@pytest.mark.parametrize("player", BAD_PLAYERS, ids=lambda v: repr(v)[:12])
+@pytest.mark.parametrize(("name", "make", "fields"), SHEET_WRITES, ids=SHEET_WRITE_IDS)
+def test_each_write_of_the_sheet_refuses_a_missing_or_malformed_player(
+    client: Client,
+    name: str,
+    make: Callable[[], models.Game],
+    fields: dict[str, str],
+    player: str | None,
+) -> None:
+    """The version alone is not what the phone saw: without the player it showed to play
+    (or with one no sheet prints), the write is as out of date as one without a version."""
+    game = make()
+    before = _state(game)
+    data = {**fields, **seen_fields(game)}  # all right but the player
+    del data["player"]
+    if player is not None:
+        data["player"] = player
+    response = client.post(_url(game, name), data, headers=HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    if _fresh_state(game).finished and player == "99":
+        assert "The game is over" in html  # no seat is to play on a finished game
+    else:
+        assert "This page is out of date: reload the sheet and try again." in unescape(html)
+    assert _state(game) == before
+
+
+@pytest.mark.parametrize(("name", "make", "fields"), SHEET_WRITES, ids=SHEET_WRITE_IDS)
+def test_each_write_of_the_sheet_refuses_another_player_than_the_version_shows(
+    client: Client, name: str, make: Callable[[], models.Game], fields: dict[str, str]
+) -> None:
+    """At the game's own version the sheet shows one player to play: a write naming
+    another (a forged or broken page) is refused, saying whose turn it is."""
+    game = make()
+    before = _state(game)
+    state = _fresh_state(game)
+    if state.finished:
+        other, expected = "0", "The game is over"  # the page of a finished game shows no one
+    else:
+        up = state.current_player
+        other = str((up + 1) % len(state.players))
+        expected = f"It is {state.players[up]}'s turn, not {state.players[int(other)]}'s."
+    assert other != seen_fields(game)["player"]
+    data = {**fields, "version": str(_fresh(game).version), "player": other}
+    response = client.post(_url(game, name), data, headers=HTMX)
+    assert response.status_code == 422
+    html = response.content.decode()
+    assert 'class="error" role="alert"' in html
+    assert expected in unescape(html)
+    assert _state(game) == before
+
+
+def test_a_write_of_a_game_in_progress_showing_no_one_to_play_is_out_of_date(
+    client: Client,
+) -> None:
+    """An empty player is what the page of a finished game sends: on a game in play, at
+    its own version, no sheet sent it."""
+    game = _value_game()
+    before = _state(game)
+    data = {"version": str(_fresh(game).version), "player": ""}
+    response = client.post(_url(game, "undo"), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "This page is out of date" in response.content.decode()
     assert _state(game) == before
 
 
@@ -191,16 +281,17 @@ def test_every_form_of_the_players_page_sends_the_version(client: Client) -> Non
 def test_the_game_over_panel_sends_the_version_with_play_again(client: Client) -> None:
     game = _finished_game()
     html = client.get(_url(game, "sheet")).content.decode()
-    form = html[html.index(f'action="{_url(game, "play_again")}"') :]
-    assert f'name="version" value="{_fresh(game).version}"' in form.split("</form>")[0]
+    form = html[html.index(f'action="{_url(game, "play_again")}"') :].split("</form>")[0]
+    assert f'name="version" value="{_fresh(game).version}"' in form
+    assert 'name="player" value=""' in form  # no one is to play on a finished game
 
 
 def test_play_again_from_a_stale_game_over_is_refused(client: Client) -> None:
     game = _finished_game()
-    seen = _fresh(game).version
-    services.undo(game.pk, seen)  # another phone took the last turn back
+    shown = seen_fields(game)  # the game-over panel: its version, no one to play
+    services.undo(game.pk, seen(game))  # another phone took the last turn back
     _finish(game)  # …and played it again: finished once more, at a later version
-    response = client.post(_url(game, "play_again"), {"version": str(seen)}, headers=HTMX)
+    response = client.post(_url(game, "play_again"), shown, headers=HTMX)
     assert response.status_code == 409
     assert game.evening.games.count() == 1
 
@@ -442,7 +533,9 @@ def test_a_players_page_still_hands_out_the_csrf_token(client: Client) -> None:
 @override_settings(SESSION_COOKIE_SECURE=True)
 def test_the_sheet_view_cookie_is_secure_lax_and_http_only_in_production(client: Client) -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
-    response = client.get(_url(game, "sheet"), {"view": "focus"}, secure=True)
+    # The visitor's own tap on the view switch (only that keeps a choice on the phone).
+    tap = {"Sec-Fetch-Site": "same-origin"}
+    response = client.get(_url(game, "sheet"), {"view": "focus"}, secure=True, headers=tap)
     cookie = response.cookies["sheet_view"]
     assert cookie.value == "focus"
     assert cookie["secure"] and cookie["httponly"]
@@ -451,7 +544,8 @@ def test_the_sheet_view_cookie_is_secure_lax_and_http_only_in_production(client:
 
 def test_the_sheet_view_cookie_is_http_only_and_lax_in_development(client: Client) -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
-    cookie = client.get(_url(game, "sheet"), {"view": "table"}).cookies["sheet_view"]
+    tap = {"Sec-Fetch-Site": "same-origin"}  # the visitor's own tap on the view switch
+    cookie = client.get(_url(game, "sheet"), {"view": "table"}, headers=tap).cookies["sheet_view"]
     assert cookie["httponly"] and cookie["samesite"] == "Lax"
     assert not cookie["secure"]  # plain http://127.0.0.1 in development
 

@@ -4,20 +4,22 @@ mix of writes through the services, on every database the suite runs on."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games import models, services
-from games.rules import IllegalMove
+from games.rules import IllegalMove, Move
 from games.rules.rulesets import RULESETS
 from games.tests.test_rules_properties import random_move
 from games.tests.test_rules_restore import assert_same_game
 
 pytestmark = pytest.mark.django_db
 
-ACTIONS = ("score",) * 6 + ("undo", "reset", "mode", "pending", "finish")
+ACTIONS = ("score",) * 6 + ("undo", "reset", "mode", "pending", "roll", "finish")
 
 
 @st.composite
@@ -33,32 +35,85 @@ def setups(draw: st.DrawFn) -> tuple[str, dict, list[str], int]:
     return key, options, [f"P{i}" for i in range(count)], draw(st.integers(0, count - 1))
 
 
+def _seen(game_id: int) -> tuple[services.LoadedGame, services.Seen]:
+    """The game as a phone opened on it now shows it: its version and the player to play."""
+    loaded = services.load_current(game_id)
+    return loaded, services.Seen(loaded.record.version, loaded.state.current_player)
+
+
 def _score(game_id: int, rnd: random.Random) -> None:
-    game = models.Game.objects.get(pk=game_id)
-    state = services.load_current(game_id).state
+    """A turn as the sheet lets a phone play it: rolled dice are scored as they lie (in a
+    box they fit), Roll mode rolls first, the other modes play any move the rules accept."""
+    loaded, seen = _seen(game_id)
+    state = loaded.state
     if state.finished:
         return
-    services.record_turn(game_id, random_move(state, rnd), game.version)
+    pending = loaded.record.pending or {}
+    if not services.rolled(pending) and loaded.record.entry_mode == models.Game.EntryMode.VIRTUAL:
+        # A first roll (dice typed in through the services are no roll to throw again).
+        services.save_pending(game_id, services.roll({}), seen)
+        loaded, seen = _seen(game_id)
+        state, pending = loaded.state, loaded.record.pending
+    if services.rolled(pending):
+        dice, rolls = pending["dice"], pending["rolls"]
+        legal = state.preview(dice, first_roll=not rolls)
+        assert legal, f"rolled dice {dice} (after {rolls}) fit no box"
+        column, row = rnd.choice(sorted(legal))
+        move = Move(seen.player, row, column, dice=dice, rolls=rolls)
+    else:
+        move = random_move(state, rnd)
+    services.record_turn(game_id, move, seen)
 
 
 def _act(action: str, game_id: int, rnd: random.Random) -> None:
-    version = models.Game.objects.values_list("version", flat=True).get(pk=game_id)
+    loaded, seen = _seen(game_id)
+    game = loaded.record
+    refused = False  # a write the services must refuse (and so change nothing)
     if action == "score":
         _score(game_id, rnd)
     elif action == "finish":
         while not services.load_current(game_id).state.finished:
             _score(game_id, rnd)
     elif action == "undo":
-        try:
-            services.undo(game_id, version)
-        except IllegalMove:
-            pass  # nothing to undo
+        refused = loaded.turns == 0  # nothing to undo
+        _write(refused, services.undo, game_id, seen)
     elif action == "reset":
-        services.reset(game_id, version)
+        services.reset(game_id, seen)
     elif action == "mode":
-        services.set_entry_mode(game_id, rnd.choice(models.Game.EntryMode.values), version)
+        mode = rnd.choice(models.Game.EntryMode.values)
+        # Rolled dice are binding: the turn is scored from them, whatever the mode; only
+        # Roll mode, where they lie on, stays open.
+        virtual = mode == models.Game.EntryMode.VIRTUAL
+        refused = mode != game.entry_mode and services.rolled(game.pending or {}) and not virtual
+        _write(refused, services.set_entry_mode, game_id, mode, seen)
+    elif action == "roll":
+        # As the sheet does: in Roll mode only, and no second roll once only dry boxes
+        # (first roll only) are left.
+        if loaded.finished or game.entry_mode != models.Game.EntryMode.VIRTUAL:
+            return
+        pending = game.pending if services.rolled(game.pending or {}) else {}
+        try:
+            pending = services.roll(pending)
+        except IllegalMove:
+            return  # three rolls are the most a turn has
+        if pending["rolls"] and not loaded.state.preview(pending["dice"], first_roll=False):
+            return
+        services.save_pending(game_id, pending, seen)
     else:
-        services.save_pending(game_id, {"dice": [rnd.randint(1, 6) for _ in range(5)]}, version)
+        refused = loaded.finished  # a finished game has no turn in progress
+        dice = [rnd.randint(1, 6) for _ in range(5)]
+        _write(refused, services.save_pending, game_id, {"dice": dice}, seen)
+    if refused:
+        after = models.Game.objects.get(pk=game_id)
+        assert (after.version, after.pending) == (game.version, game.pending)
+
+
+def _write(refused: bool, write: Callable[..., Any], *args: Any) -> None:
+    if refused:
+        with pytest.raises(IllegalMove):
+            write(*args)
+    else:
+        write(*args)
 
 
 def assert_snapshot_is_the_replay(game_id: int) -> None:
