@@ -11,8 +11,13 @@ from __future__ import annotations
 import logging
 import re
 
-# /e/<edit token>/… and /s/<view token>/… (the spectator pages), whatever follows.
-TOKEN_IN_PATH = re.compile(r"(/[es]/)[^/\s?#\"']+")
+#: A path's separator as a request line may spell it: "/", or "%2F", which the server decodes
+#: to one (/e%2F<token>/g/1/ opens the sheet); a run of them still separates, for a reader.
+_SLASH = r"(?:/|%2[fF])+"
+#: "e" or "s", or its escape: /%65/<token>/ is /e/<token>/ to the server.
+_KIND = r"(?:[es]|%65|%73)"
+# /e/<edit token>/… and /s/<view token>/… (the spectator pages), however spelt, whatever follows.
+TOKEN_IN_PATH = re.compile(rf"({_SLASH}{_KIND}{_SLASH})[^/\s?#\"']+")
 
 
 def redact(text: str) -> str:

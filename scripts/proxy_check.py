@@ -347,8 +347,15 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
         )
     )
 
-    # Tokens: in the path, the query and the Referer; neither access log shows them.
-    for path in (f"/e/{edit}/g/1/", f"/e/{edit}/g/1/poll?v=3&back=/e/{edit}/"):
+    # Tokens: in the path (spelt plainly or escaped, as the server decodes it), the query and
+    # the Referer; neither access log shows them.
+    paths = (
+        f"/e/{edit}/g/1/",
+        f"/e/{edit}/g/1/poll?v=3&back=/e/{edit}/",
+        f"/%65/{edit}/g/1/",
+        f"/e%2F{edit}/g/1/",
+    )
+    for path in paths:
         request(
             https(ports["https"]),
             "GET",
@@ -359,8 +366,11 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
     nginx_log = (tmp / "nginx-access.log").read_text()
     checks.append(
         (
-            "nginx access log: /e/[token]/ shown, no token",
-            "/e/[token]/g/1/poll" in nginx_log and edit not in nginx_log,
+            "nginx access log: /e/[token]/ shown (/%65/ and /e%2F too), no token",
+            "/e/[token]/g/1/poll" in nginx_log
+            and "/%65/[token]/g/1/" in nginx_log
+            and "/e%2F[token]/g/1/" in nginx_log
+            and edit not in nginx_log,
         )
     )
     checks.append(("gunicorn access log: no token", edit not in gunicorn_log.read_text()))

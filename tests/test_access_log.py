@@ -51,7 +51,9 @@ def _manifest(static_root: Path) -> None:
     (static_root / "staticfiles.json").write_text(json.dumps(manifest))
 
 
-def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
+def served_access_log(tmp_path: Path, requests: list[tuple[str, dict[str, str]]]) -> str:
+    """gunicorn started as deploy/gunicorn.conf.py says (production settings), sent each
+    (path, headers) as it is spelt, stopped; its access log."""
     port = _free_port()
     _manifest(tmp_path / "static")
     env = {
@@ -70,12 +72,6 @@ def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
         server = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=out, stderr=out)
     try:
         _wait_for(port, server, time.monotonic() + 8)
-        edit, view = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
-        requests = [
-            (f"/e/{edit}/g/1/nothing-here", {}),
-            (f"/s/{view}/g/1/nothing?back=/e/{edit}/", {}),
-            ("/healthz", {"Referer": f"http://127.0.0.1:{port}/e/{edit}/g/1/"}),
-        ]
         for path, headers in requests:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
             connection.request("GET", path, headers=headers)
@@ -84,7 +80,19 @@ def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGINT)  # quick shutdown: nothing is left in flight
         server.wait(timeout=10)
-    written = log.read_text()
+    return log.read_text()
+
+
+def test_the_shipped_gunicorn_access_log_shows_no_token(tmp_path: Path) -> None:
+    edit, view = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    written = served_access_log(
+        tmp_path,
+        [
+            (f"/e/{edit}/g/1/nothing-here", {}),
+            (f"/s/{view}/g/1/nothing?back=/e/{edit}/", {}),
+            ("/healthz", {"Referer": f"http://127.0.0.1/e/{edit}/g/1/"}),
+        ],
+    )
     # Each request is in the access log, path, query and Referer shown but redacted.
     assert '"GET /e/[token]/g/1/nothing-here HTTP/1.1" 404' in written, written
     assert "/s/[token]/g/1/nothing?back=/e/[token]/" in written, written

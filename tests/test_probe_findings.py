@@ -7,13 +7,17 @@ from __future__ import annotations
 import html
 import logging
 import re
+import secrets
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games import logs
 from tests.evening_support import again, best, evening, play, seen_fields
+from tests.test_access_log import served_access_log
 
 pytestmark = pytest.mark.django_db
 
@@ -252,3 +256,65 @@ def test_a_token_page_has_no_description() -> None:
     game = evening()
     response = Client().get(reverse("sheet", args=[game.evening.token, game.number]))
     assert 'name="description"' not in response.content.decode()
+
+
+# --- 18. a token is redacted however the path spells it -------------------------------------------
+
+#: Paths a server decodes to /e/<token>/g/1/ (or /s/…), each as a request line may show it.
+ESCAPED_PATHS = [
+    "/%65/{token}/g/1/",
+    "/e%2F{token}/g/1/",
+    "/e%2f{token}/g/1/",
+    "/%73/{token}/g/1/",
+    "/%65%2F{token}/g/1/",
+    "//e//{token}/g/1/",
+]
+
+
+@pytest.mark.parametrize("path", ESCAPED_PATHS)
+def test_redact_hides_a_token_in_an_escaped_path(path: str) -> None:
+    token = secrets.token_urlsafe(32)
+    clean = logs.redact(f'"GET {path.format(token=token)} HTTP/1.1" 404')
+    assert token not in clean
+    assert "[token]/g/1/" in clean
+
+
+def test_redact_leaves_other_paths_alone() -> None:
+    for path in ("/static/css/site.css", "/rules/yams/", "/players?name=Ann", "/healthz"):
+        assert logs.redact(path) == path
+
+
+@pytest.mark.parametrize("path", ["/%2565/{token}/g/1/", "/e%252F{token}/g/1/"])
+def test_djangos_not_found_line_hides_a_token_in_an_escaped_path(
+    path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Escaped twice here, so the path Django itself reads (and logs) is still escaped once.
+    token = secrets.token_urlsafe(32)
+    with caplog.at_level(logging.WARNING, logger="django.request"):
+        response = Client().get(path.format(token=token))
+    assert response.status_code == 404
+    assert "Not Found: " in caplog.text
+    assert token not in caplog.text
+
+
+@pytest.mark.parametrize("path", ESCAPED_PATHS)
+def test_the_servers_request_line_hides_a_token_in_an_escaped_path(
+    path: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    # runserver's line (django.server) quotes the request line as the client sent it.
+    token = secrets.token_urlsafe(32)
+    with caplog.at_level(logging.INFO, logger="django.server"):
+        line = f"GET {path.format(token=token)} HTTP/1.1"
+        logging.getLogger("django.server").info('"%s" %s %s', line, "404", "179")
+    assert "[token]/g/1/" in caplog.text
+    assert token not in caplog.text
+
+
+def test_gunicorns_access_log_hides_a_token_in_an_escaped_path(tmp_path: Path) -> None:
+    """The shipped gunicorn configuration (scorepad/gunicorn_logging.py), really serving."""
+    token = secrets.token_urlsafe(32)
+    paths = [path.format(token=token) for path in ESCAPED_PATHS]
+    written = served_access_log(tmp_path, [(path, {}) for path in paths])
+    for path in paths:
+        assert f'"GET {logs.redact(path)} HTTP/1.1"' in written, written
+    assert token not in written
