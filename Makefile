@@ -29,8 +29,11 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
+# Under ASGI (uvicorn), so that the pages' event streams are held: a change shows on the
+# other phones at once. Reloads on a code change like runserver; static files from the
+# finders (WhiteNoise, DEBUG).
 run: migrate
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/uvicorn scorepad.asgi:application --host 127.0.0.1 --port 8000 --reload
 
 # The browser tests need a real Chromium: Debian's, never `playwright install`.
 chromium:

@@ -90,24 +90,22 @@ class GameQuerySet(models.QuerySet["Game"]):
     def for_spectator(self, view_token: str, number: int) -> GameQuerySet:
         return self.by_token(view_token, number, read_only=True).with_seats()
 
-    def poll_row(self, token: str, number: int, *, read_only: bool = False) -> Any:
-        """(version, finished, the evening's newest game's number) of game ``number``: what
-        a live page polls, in one query."""
+    def live_state(self) -> Any:
+        """(version, finished, the evening's newest game's number) of each game: what a
+        live page polls, and what its event stream tells (games.live.Change)."""
         newest = (
             Game.objects.filter(evening=OuterRef("evening"))
             .order_by("-number")
             .values("number")[:1]
         )
-        return (
-            self.by_token(token, number, read_only=read_only)
-            .annotate(
-                finished=ExpressionWrapper(
-                    Q(result__isnull=False), output_field=models.BooleanField()
-                ),
-                newest=Subquery(newest),
-            )
-            .values_list("version", "finished", "newest")
+        finished = ExpressionWrapper(Q(result__isnull=False), output_field=models.BooleanField())
+        return self.annotate(finished=finished, newest=Subquery(newest)).values_list(
+            "version", "finished", "newest"
         )
+
+    def poll_row(self, token: str, number: int, *, read_only: bool = False) -> Any:
+        """``live_state`` of game ``number`` of the evening (edit or view token): one query."""
+        return self.by_token(token, number, read_only=read_only).live_state()
 
 
 class Game(models.Model):

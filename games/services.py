@@ -22,7 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import F, prefetch_related_objects
 
-from games import models
+from games import live, models
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, Row, gamefile, next_starter
 from games.rules.errors import N_
@@ -313,6 +313,8 @@ def _claim(game: models.Game, **fields: Any) -> None:
     game.version += 1
     for name, value in fields.items():
         setattr(game, name, value)
+    # The pages open on the game learn it at the commit (games.live).
+    live.announce(game.pk, live.Change(game.version, game.number, game.result is not None))
 
 
 def _new_snapshot(game: models.Game, names: Sequence[str], first: int) -> dict[str, Any]:
@@ -361,6 +363,10 @@ def _create_game(
         models.Seat(game=game, player=player, position=position)
         for position, player in enumerate(players)
     )
+    # The pages open on the evening's other games learn that a newer one exists.
+    others = evening.games.exclude(pk=game.pk).values_list("pk", "version", "result")
+    for pk, version, result in others:
+        live.announce(pk, live.Change(version, number, result is not None))
     return game
 
 

@@ -1,6 +1,17 @@
 from django.urls import path
 
-from games.views import app, board, evening, review, rules, spectator, spreadsheet, stats, table
+from games.views import (
+    app,
+    board,
+    evening,
+    live,
+    review,
+    rules,
+    spectator,
+    spreadsheet,
+    stats,
+    table,
+)
 
 game = "e/<str:token>/g/<int:number>/"
 # Spectator pages: read only, and no write URL takes a spectator token.
@@ -38,6 +49,7 @@ urlpatterns = [
     path("e/<str:token>/board", board.board, name="board"),
     path("e/<str:token>/board/poll", board.board_poll, name="board_poll"),
     path(game + "poll", spectator.poll, name="poll"),
+    path(game + "events", live.events, name="events"),
     path(game + "review", review.review, name="review"),
     path(game + "export.json", review.export, name="export"),
     path(watch, evening.watch_evening, name="watch_evening"),
@@ -48,6 +60,7 @@ urlpatterns = [
     path(watch + "board/poll", board.watch_board_poll, name="watch_board_poll"),
     path(watched_game, spectator.watch_sheet, name="watch_sheet"),
     path(watched_game + "poll", spectator.watch_poll, name="watch_poll"),
+    path(watched_game + "events", live.watch_events, name="watch_events"),
     path(watched_game + "review", review.watch_review, name="watch_review"),
     path(watched_game + "export.json", review.watch_export, name="watch_export"),
     path("evenings", stats.history, name="history"),

@@ -132,3 +132,85 @@ def _no_coach_tables(
         return
     with override_settings(COACH_TABLES_DIR=tmp_path_factory.getbasetemp() / "no-coach-tables"):
         yield
+
+
+class AsgiLiveServer:
+    """The site as production serves its event streams: Django's ASGI application under
+    uvicorn, in a thread of the test process (the test database is the server's), static
+    files through Django's finders. ``restart()`` stops it and starts it again on the same
+    port, as a deploy or a crash would."""
+
+    def __init__(self, host: str) -> None:
+        import socket
+
+        from django.test.utils import modify_settings
+
+        self.host = host
+        probe = socket.socket()
+        probe.bind((host, 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        # pytest-django's helper turns this on and off around each test that uses the server.
+        self._live_server_modified_settings = modify_settings(ALLOWED_HOSTS={"append": host})
+        self._server: Any = None
+        self._thread: Any = None
+        self.start()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    def start(self) -> None:
+        import threading
+        import time
+
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.core.asgi import get_asgi_application
+
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(get_asgi_application()),
+            host=self.host,
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, daemon=True)
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                raise RuntimeError("the ASGI live server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+            self._thread.join(10)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+
+@pytest.fixture(scope="session")
+def asgi_live_server(request: pytest.FixtureRequest) -> Iterator[AsgiLiveServer]:
+    """``live_server``'s twin under ASGI, for the pages' event streams (test_browser_live)."""
+    address = request.config.getvalue("liveserver") or "127.0.0.1"
+    server = AsgiLiveServer(address.split(":")[0])
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def _asgi_live_server_helper(
+    request: pytest.FixtureRequest, asgi_live_server: AsgiLiveServer
+) -> Iterator[None]:
+    """What pytest-django does around a test of ``live_server``: a transactional database
+    (the server's requests run in other threads) and its host allowed."""
+    request.getfixturevalue("transactional_db")
+    asgi_live_server._live_server_modified_settings.enable()
+    yield
+    asgi_live_server._live_server_modified_settings.disable()

@@ -334,7 +334,8 @@ def test_the_sheet_carries_a_poller_with_its_version(client: Client) -> None:
     poller = _poller(html)
     assert poller is not None
     assert f"/e/{game.evening.token}/g/1/poll?v={game.version}" in poller
-    assert 'hx-trigger="every 2s"' in poller
+    # Every 2 seconds, and whenever the page's event stream says the game moved.
+    assert 'hx-trigger="every 2s, live from:body"' in poller
     assert 'hx-target="#game"' in poller
     assert 'hx-swap="outerHTML"' in poller
 

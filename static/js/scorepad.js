@@ -104,10 +104,62 @@
     });
   }
 
+  // The page's event stream (games/views/live.py): while it is open, the poller asks only
+  // when the stream says the game moved past what the page shows; when it fails or ends,
+  // the 2-second poll (with its back-off) takes over until it is open again. What the
+  // stream told last is kept, and held against the page after every swap: a change told
+  // while a swap or a write was under way is caught up then, never lost.
+  var streaming = false;
+  var told = null; // {v: version, n: newest game} as the stream said last
+  var writing = 0; // writes sent and not answered: their answer will show the change
+  function fromStream(config) {
+    var trigger = config && config.triggeringEvent;
+    return Boolean(trigger && trigger.type === "live");
+  }
+  function catchUp() {
+    var game = document.getElementById("game");
+    if (!told || !game || writing) return;
+    var behind = String(told.v) !== game.dataset.version;
+    if (behind || Number(told.n) > Number(game.dataset.newest || 0)) {
+      htmx.trigger(document.body, "live");
+    }
+  }
+  document.addEventListener("htmx:sseOpen", function (event) {
+    streaming = true;
+    var source = event.detail && event.detail.source;
+    if (!source || source.scorepadListens) return;
+    source.scorepadListens = true;
+    source.addEventListener("changed", function (message) {
+      try {
+        told = JSON.parse(message.data);
+      } catch (e) {
+        return;
+      }
+      catchUp();
+    });
+  });
+  document.addEventListener("htmx:sseError", function () {
+    streaming = false;
+  });
+  document.addEventListener("htmx:sseClose", function () {
+    streaming = false;
+  });
+  document.addEventListener("htmx:afterSettle", catchUp);
+  // A stream opened again (after a network loss, a server restart) says where the page is now.
+  document.addEventListener("htmx:afterSwap", function () {
+    var live = document.querySelector("[sse-connect]");
+    var game = document.getElementById("game");
+    if (!live || !game) return;
+    var url = new URL(live.getAttribute("sse-connect"), location.href);
+    url.searchParams.set("v", game.dataset.version);
+    if (game.dataset.newest) url.searchParams.set("n", game.dataset.newest);
+    live.setAttribute("sse-connect", url.pathname + url.search);
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (isPoll(event.detail.elt)) {
       if (queued || Date.now() < nextPollAt) event.preventDefault();
+      else if (streaming && !fromStream(config)) event.preventDefault();
       return;
     }
     if (isWrite(config) && queued && !queued.sending) {
@@ -157,6 +209,14 @@
       clearTimeout(retryTimer);
     }
     if (!queued) banner("");
+  });
+
+  // Counted after the handlers above, which may hold a write back (then it is not sent).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (!event.defaultPrevented && isWrite(event.detail.requestConfig)) writing += 1;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isWrite(event.detail.requestConfig)) writing = Math.max(0, writing - 1);
   });
 
   window.addEventListener("online", function () {

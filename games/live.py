@@ -1,0 +1,158 @@
+"""Live pages: every change of a game told, as it happens, to the event streams open on it.
+
+A write moves a game's version (``services._claim``) and ``announce`` tells it from inside
+that write's transaction. On PostgreSQL it is a NOTIFY: PostgreSQL delivers it when the
+transaction commits (never for one rolled back) to every process that LISTENs, on this box
+or any other, so any number of server processes share one database's changes. Elsewhere
+(SQLite: one process, ``make run``) it is handed to this process's hub once the transaction
+commits.
+
+Each process keeps one ``Hub``: the streams open on it, by game (games/views/live.py), each
+woken with the change told. A change says the game's new version, the number of the
+evening's newest game and whether the game is over: what a page needs to know whether to
+fetch itself again, so a stream reads nothing from the database per change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, connections, transaction
+
+logger = logging.getLogger(__name__)
+
+#: The PostgreSQL channel every server process listens on.
+CHANNEL = "scorepad_games"
+
+#: How long the PostgreSQL listener waits before connecting again after losing its connection.
+RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a stream is told of its game: its version now, the evening's newest game's
+    number, and whether the game is over. ``None`` instead of a Change: look again (the
+    listener was away, so changes may have gone untold)."""
+
+    version: int
+    newest: int
+    finished: bool
+
+    def payload(self, game_id: int) -> str:
+        return f"{game_id}:{self.version}:{self.newest}:{int(self.finished)}"
+
+    @classmethod
+    def parse(cls, payload: str) -> tuple[int, Change]:
+        game, version, newest, finished = (int(part) for part in payload.split(":"))
+        return game, cls(version, newest, bool(finished))
+
+
+class Hub:
+    """This process's open event streams, by game, each a queue of what it is told."""
+
+    def __init__(self) -> None:
+        self._streams: dict[int, set[asyncio.Queue[Change | None]]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: asyncio.Task[None] | None = None
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def stream(self, game_id: int) -> Iterator[asyncio.Queue[Change | None]]:
+        """A queue of what game ``game_id`` is told, while the ``with`` lasts (on the loop)."""
+        self._loop = asyncio.get_running_loop()
+        if connection.vendor == "postgresql":
+            self._listen()
+        queue: asyncio.Queue[Change | None] = asyncio.Queue()
+        self._streams.setdefault(game_id, set()).add(queue)
+        try:
+            yield queue
+        finally:
+            queues = self._streams.get(game_id, set())
+            queues.discard(queue)
+            if not queues:
+                self._streams.pop(game_id, None)
+
+    @property
+    def streams(self) -> int:
+        return sum(len(queues) for queues in self._streams.values())
+
+    def tell(self, game_id: int, change: Change | None) -> None:
+        """Wake game ``game_id``'s streams with ``change`` (on the loop)."""
+        for queue in self._streams.get(game_id, ()):
+            queue.put_nowait(change)
+
+    def tell_from_thread(self, game_id: int, change: Change) -> None:
+        """``tell`` from a request's thread (a sync view runs in one under ASGI)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.tell, game_id, change)
+
+    def wake_all(self) -> None:
+        """Every stream looks again (after the listener was away)."""
+        for game_id in list(self._streams):
+            self.tell(game_id, None)
+
+    # --- PostgreSQL ----------------------------------------------------------------------
+
+    def _listen(self) -> None:
+        with self._lock:
+            if self._listener is None or self._listener.done():
+                self._listener = asyncio.get_running_loop().create_task(self._listening())
+
+    async def _listening(self) -> None:
+        """LISTEN on one connection of this process's own, for as long as the process runs;
+        connect again when it is lost (the database restarted), then wake every stream so
+        that each looks at its game again: what was told meanwhile is lost."""
+        import psycopg
+        from psycopg import sql
+
+        attempt = 0
+        while True:
+            try:
+                params = _listener_params()
+                async with await psycopg.AsyncConnection.connect(
+                    **params, autocommit=True
+                ) as listener:
+                    await listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
+                    if attempt:
+                        self.wake_all()
+                    attempt = 0
+                    async for note in listener.notifies():
+                        game_id, change = Change.parse(note.payload)
+                        self.tell(game_id, change)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 — the listener must outlive any failure
+                delay = RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)]
+                logger.warning("live: listener lost, again in %.1f s", delay, exc_info=True)
+                attempt += 1
+                await asyncio.sleep(delay)
+
+
+def _listener_params() -> dict[str, Any]:
+    """The default database's connection parameters as psycopg takes them (Django's own,
+    less what only Django's cursors use)."""
+    params = dict(connections["default"].get_connection_params())
+    for django_only in ("cursor_factory", "context", "prepare_threshold"):
+        params.pop(django_only, None)
+    return params
+
+
+hub = Hub()
+
+
+def announce(game_id: int, change: Change) -> None:
+    """Tell game ``game_id``'s streams, everywhere, of ``change`` once the current
+    transaction commits (nothing if it rolls back)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            # NOTIFY inside the write's transaction: PostgreSQL sends it at the commit.
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, change.payload(game_id)])
+    else:
+        transaction.on_commit(lambda: hub.tell_from_thread(game_id, change))

@@ -1,0 +1,103 @@
+"""The event stream a game page holds (Server-Sent Events): each change of its game, pushed.
+
+The page (the players' sheet, a spectator's, through htmx's SSE extension) opens
+``…/g/<n>/events?v=<version>&n=<newest>`` with what it shows; the stream answers at once if
+the game has moved since (so a page that reconnects catches up from the version it has:
+EventSource sends the last event's id, the version, by itself), then one ``changed`` event
+per change, told by games.live: ``{"v": version, "n": newest game}``. On it, the page asks
+for itself again through its poll URL, which answers 204 if nothing it shows changed. An
+event carries numbers only: never a token.
+
+A game that is over and no longer the evening's newest has nothing more to say but a rare
+correction: its stream ends with a ``closed`` event, and its page goes back to polling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.views.decorators.http import require_safe
+
+from games import live, models
+from games.views.access import Access
+
+#: A comment line this often keeps proxies and phones from dropping an idle stream.
+KEEPALIVE_SECONDS = 15.0
+
+
+def _known(request: HttpRequest, name: str) -> int | None:
+    raw = request.headers.get("Last-Event-ID") if name == "v" else None
+    raw = raw or request.GET.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+def _event(name: str, data: dict[str, int] | None = None, version: int | None = None) -> str:
+    lines = [] if version is None else [f"id: {version}"]
+    lines += [f"event: {name}", f"data: {json.dumps(data or {})}"]
+    return "\n".join(lines) + "\n\n"
+
+
+async def _now(game_id: int) -> live.Change:
+    """The game as it stands, as a change tells it (one small query)."""
+    row = await models.Game.objects.filter(pk=game_id).live_state().afirst()
+    if row is None:
+        raise Http404
+    version, finished, newest = row
+    return live.Change(version, newest, finished)
+
+
+async def stream(
+    game_id: int, number: int, version: int | None, newest: int | None
+) -> AsyncIterator[str]:
+    """The events of game ``game_id`` for a page that shows ``version`` and knows of game
+    ``newest``; ends when the game is over and a newer one exists."""
+    with live.hub.stream(game_id) as told:
+        now = await _now(game_id)
+        seen = live.Change(version if version is not None else -1, newest or number, False)
+        while True:
+            if now.version != seen.version or now.newest > seen.newest:
+                yield _event("changed", {"v": now.version, "n": now.newest}, now.version)
+                seen = now
+            if now.finished and now.newest > number:
+                yield _event("closed")
+                return
+            try:
+                change = await asyncio.wait_for(told.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            now = change if change is not None else await _now(game_id)
+
+
+async def _answer(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    if not isinstance(request, ASGIRequest):
+        # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
+        # EventSource to stop, and the page keeps polling.
+        return HttpResponse(status=204)
+    game = (
+        await models.Game.objects.filter(**access.lookup, number=number)
+        .values_list("pk", flat=True)
+        .afirst()
+    )
+    if game is None:
+        raise Http404("No such game.")
+    events = stream(game, number, _known(request, "v"), _known(request, "n"))
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    # nginx passes the stream on as it comes, not buffered (deploy/nginx.conf says so too).
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_safe
+async def events(request: HttpRequest, token: str, number: int) -> HttpResponse:
+    return await _answer(request, Access(False, token), number)
+
+
+@require_safe
+async def watch_events(request: HttpRequest, view_token: str, number: int) -> HttpResponse:
+    return await _answer(request, Access(True, view_token), number)

@@ -1,0 +1,136 @@
+"""The table pushed, not polled: pages hold an event stream (games/views/live.py) under the
+ASGI server and see each other's taps at once; without the stream they poll as before."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from games import models, services
+from games.rules import Move
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("_asgi_live_server_helper"),
+]
+
+
+@pytest.fixture
+def phones(browser: Browser) -> Iterator[Any]:
+    opened = []
+
+    def open_phone() -> Page:
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        opened.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in opened:
+        context.close()
+
+
+def requests_of(page: Page) -> list[str]:
+    """Every request the page sends from now on, as "METHOD path"."""
+    seen: list[str] = []
+    page.on("request", lambda r: seen.append(f"{r.method} {r.url}"))
+    return seen
+
+
+def streaming(page: Page) -> None:
+    """Wait until the page's event stream is open (htmx's SSE extension says so)."""
+    page.wait_for_function(
+        "() => { const s = document.querySelector('[sse-connect]'); "
+        "return s && htmx && s['htmx-internal-data'] && "
+        "s['htmx-internal-data'].sseEventSource && "
+        "s['htmx-internal-data'].sseEventSource.readyState === 1; }"
+    )
+
+
+def test_two_phones_and_a_spectator_see_each_others_taps_at_once(
+    asgi_live_server: Any, phones: Any
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", {}, "value", 0)
+    token, view = game.evening.token, game.evening.view_token
+    base = asgi_live_server.url
+    a, b, watcher = phones(), phones(), phones()
+    for page in (a, b, watcher):
+        # Each page notes when it showed each version (its own clock: the machine's).
+        page.add_init_script(
+            "document.addEventListener('htmx:afterSwap', () => {"
+            " const g = document.getElementById('game');"
+            " if (g) (window.shown = window.shown || {})[g.dataset.version] = Date.now(); });"
+        )
+    a.goto(f"{base}/e/{token}/g/1/")
+    b.goto(f"{base}/e/{token}/g/1/")
+    watcher.goto(f"{base}/s/{view}/g/1/")
+    for page in (a, b, watcher):
+        streaming(page)
+    delays = []
+    rows = ["ones", "twos", "threes", "fours", "fives", "sixes", "chance", "three_of_a_kind"]
+    rows += ["four_of_a_kind", "full_house"]
+    for turn in range(20):
+        player = turn % 2
+        services.record_turn(game.pk, Move(player, rows[turn // 2], cross=True), None)
+        answered = time.time()  # the write's answer
+        version = models.Game.objects.get(pk=game.pk).version
+        for page in (a, b, watcher):
+            page.wait_for_function(
+                f"() => document.getElementById('game').dataset.version === '{version}'",
+                timeout=5000,
+            )
+            delays.append(page.evaluate(f"() => window.shown['{version}']") / 1000 - answered)
+    delays.sort()
+    median, p99 = statistics.median(delays), delays[int(len(delays) * 0.99) - 1]
+    print(f"seen after {median * 1000:.0f} ms median, {p99 * 1000:.0f} ms p99 ({len(delays)})")
+    assert median <= 0.100, delays
+    assert p99 <= 0.250, delays
+
+
+def test_an_idle_phone_sends_no_request_while_its_stream_is_open(
+    asgi_live_server: Any, phones: Any
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    page = phones()
+    page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
+    streaming(page)
+    sent = requests_of(page)
+    page.wait_for_timeout(7000)
+    assert sent == []
+    # A change told on the stream: the page asks for itself once, and shows it.
+    services.record_turn(game.pk, Move(0, "ones", value=3), None)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    assert [r for r in sent if "/poll" in r] and all("/poll" in r for r in sent)
+
+
+def test_with_the_stream_blocked_the_page_polls_and_still_syncs(
+    asgi_live_server: Any, phones: Any
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    page = phones()
+    page.route("**/events?*", lambda route: route.abort())
+    page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
+    services.record_turn(game.pk, Move(0, "ones", value=3), None)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=6000)
+
+
+def test_the_server_restarted_mid_game_the_stream_comes_back_and_the_page_catches_up(
+    asgi_live_server: Any, phones: Any
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    page = phones()
+    page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
+    streaming(page)
+    asgi_live_server.stop()
+    services.record_turn(game.pk, Move(0, "ones", value=3), None)  # while it is down
+    asgi_live_server.start()
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=15000)
+    streaming(page)
+    services.record_turn(game.pk, Move(1, "ones", value=2), None)
+    expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=3000)
+    assert models.Entry.objects.filter(game=game).count() == 2
