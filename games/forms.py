@@ -16,15 +16,16 @@ from games import labels
 from games.models import Game, Player
 from games.rules import RULESETS, IllegalMove
 from games.rules import Game as RulesGame
+from games.rules import names as player_names
 from games.sheet import explain
 
 MAX_SEATS = max(rules.max_players for rules in RULESETS.values())
-NAME_MAX_LENGTH = 40
 
 
 def clean_name(value: str) -> str:
-    # Control characters (and NUL, which PostgreSQL refuses) have no place in a name.
-    return "".join(ch for ch in value if ch.isprintable()).strip()
+    """An evening's name without the characters a name never holds (controls, bidi
+    overrides: games/rules/names.py), which are dropped rather than refused."""
+    return "".join(ch for ch in value if player_names.allowed(ch)).strip()
 
 
 class NewEveningForm(forms.Form):
@@ -62,9 +63,10 @@ class NewEveningForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for seat in range(MAX_SEATS):
+            # No max_length: clean() words a name too long once, with the real limit,
+            # rather than as a field error the page does not show.
             self.fields[f"player_{seat + 1}"] = forms.CharField(
                 label=_("Player %(number)d") % {"number": seat + 1},
-                max_length=200,
                 required=False,
             )
 
@@ -79,11 +81,10 @@ class NewEveningForm(forms.Form):
         names: list[str] = []
         fields: list[int] = []
         for seat in range(MAX_SEATS):
-            name = clean_name(data.get(f"player_{seat + 1}") or "")
-            if len(name) > NAME_MAX_LENGTH:
-                raise forms.ValidationError(
-                    _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
-                )
+            try:
+                name = player_names.check(data.get(f"player_{seat + 1}") or "")
+            except IllegalMove as error:
+                raise forms.ValidationError(explain(error)) from None
             if name:
                 names.append(name)
                 fields.append(seat + 1)
@@ -119,21 +120,22 @@ class NewEveningForm(forms.Form):
 
 
 class RenameForm(forms.Form):
-    name = forms.CharField(label=_("Name"), max_length=200)
+    # The length is player_name's to check, in its words and with the real limit.
+    name = forms.CharField(label=_("Name"))
 
     def clean_name(self) -> str:
         return player_name(self.cleaned_data["name"])
 
 
 def player_name(typed: str) -> str:
-    """A typed player's name, cleaned; ValidationError if nothing is left or it is too long."""
-    name = clean_name(typed)
+    """A typed player's name without the spaces around it; ValidationError if nothing is
+    left, it is too long or it holds a character no name holds (games/rules/names.py)."""
+    try:
+        name = player_names.check(typed)
+    except IllegalMove as error:
+        raise forms.ValidationError(explain(error)) from None
     if not name:
         raise forms.ValidationError(_("A player needs a name."))
-    if len(name) > NAME_MAX_LENGTH:
-        raise forms.ValidationError(
-            _("A name has at most %(max)d characters.") % {"max": NAME_MAX_LENGTH}
-        )
     return name
 
 
@@ -143,7 +145,7 @@ class NextGameForm(forms.Form):
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not
     # taken for "no newcomer".
-    name = forms.CharField(label=_("Add a player"), max_length=200, required=False, strip=False)
+    name = forms.CharField(label=_("Add a player"), required=False, strip=False)
 
     def __init__(self, players: Sequence[Player], *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -7,10 +7,11 @@ or any other, so any number of server processes share one database's changes. El
 (SQLite: one process, ``make run``) it is handed to this process's hub once the transaction
 commits.
 
-Each process keeps one ``Hub``: the streams open on it, by game (games/views/live.py), each
-woken with the change told. A change says the game's new version, the number of the
-evening's newest game and whether the game is over: what a page needs to know whether to
-fetch itself again, so a stream reads nothing from the database per change.
+Each process keeps one ``Hub``: the streams open on it, by game and by evening (the
+leaderboard's), each woken with the change told (games/views/live.py). A change says the
+game's new version, the number of the evening's newest game and whether the game is over:
+what a page needs to know whether to fetch itself again, so a stream reads nothing from the
+database per change.
 """
 
 from __future__ import annotations
@@ -44,59 +45,70 @@ class Change:
     newest: int
     finished: bool
 
-    def payload(self, game_id: int) -> str:
-        return f"{game_id}:{self.version}:{self.newest}:{int(self.finished)}"
+    def payload(self, game_id: int, evening_id: int) -> str:
+        return f"{game_id}:{evening_id}:{self.version}:{self.newest}:{int(self.finished)}"
 
     @classmethod
-    def parse(cls, payload: str) -> tuple[int, Change]:
-        game, version, newest, finished = (int(part) for part in payload.split(":"))
-        return game, cls(version, newest, bool(finished))
+    def parse(cls, payload: str) -> tuple[int, int, Change]:
+        game, evening, version, newest, finished = (int(part) for part in payload.split(":"))
+        return game, evening, cls(version, newest, bool(finished))
+
+
+def game_key(game_id: int) -> str:
+    return f"game:{game_id}"
+
+
+def evening_key(evening_id: int) -> str:
+    return f"evening:{evening_id}"
 
 
 class Hub:
     """This process's open event streams, by game, each a queue of what it is told."""
 
     def __init__(self) -> None:
-        self._streams: dict[int, set[asyncio.Queue[Change | None]]] = {}
+        self._streams: dict[str, set[asyncio.Queue[Change | None]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._lock = threading.Lock()
 
     @contextlib.contextmanager
-    def stream(self, game_id: int) -> Iterator[asyncio.Queue[Change | None]]:
-        """A queue of what game ``game_id`` is told, while the ``with`` lasts (on the loop)."""
+    def stream(self, key: str) -> Iterator[asyncio.Queue[Change | None]]:
+        """A queue of what ``key`` (``game_key``, ``evening_key``) is told, while the
+        ``with`` lasts (on the loop)."""
         self._loop = asyncio.get_running_loop()
         if connection.vendor == "postgresql":
             self._listen()
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
-        self._streams.setdefault(game_id, set()).add(queue)
+        self._streams.setdefault(key, set()).add(queue)
         try:
             yield queue
         finally:
-            queues = self._streams.get(game_id, set())
+            queues = self._streams.get(key, set())
             queues.discard(queue)
             if not queues:
-                self._streams.pop(game_id, None)
+                self._streams.pop(key, None)
 
     @property
     def streams(self) -> int:
         return sum(len(queues) for queues in self._streams.values())
 
-    def tell(self, game_id: int, change: Change | None) -> None:
-        """Wake game ``game_id``'s streams with ``change`` (on the loop)."""
-        for queue in self._streams.get(game_id, ()):
-            queue.put_nowait(change)
+    def tell(self, game_id: int, evening_id: int, change: Change | None) -> None:
+        """Wake the streams of game ``game_id`` and of its evening with ``change`` (on the loop)."""
+        for key in (game_key(game_id), evening_key(evening_id)):
+            for queue in self._streams.get(key, ()):
+                queue.put_nowait(change)
 
-    def tell_from_thread(self, game_id: int, change: Change) -> None:
+    def tell_from_thread(self, game_id: int, evening_id: int, change: Change) -> None:
         """``tell`` from a request's thread (a sync view runs in one under ASGI)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self.tell, game_id, change)
+            loop.call_soon_threadsafe(self.tell, game_id, evening_id, change)
 
     def wake_all(self) -> None:
         """Every stream looks again (after the listener was away)."""
-        for game_id in list(self._streams):
-            self.tell(game_id, None)
+        for queues in list(self._streams.values()):
+            for queue in queues:
+                queue.put_nowait(None)
 
     # --- PostgreSQL ----------------------------------------------------------------------
 
@@ -124,8 +136,7 @@ class Hub:
                         self.wake_all()
                     attempt = 0
                     async for note in listener.notifies():
-                        game_id, change = Change.parse(note.payload)
-                        self.tell(game_id, change)
+                        self.tell(*Change.parse(note.payload))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 — the listener must outlive any failure
@@ -147,12 +158,13 @@ def _listener_params() -> dict[str, Any]:
 hub = Hub()
 
 
-def announce(game_id: int, change: Change) -> None:
-    """Tell game ``game_id``'s streams, everywhere, of ``change`` once the current
-    transaction commits (nothing if it rolls back)."""
+def announce(game_id: int, evening_id: int, change: Change) -> None:
+    """Tell the streams of game ``game_id`` and of its evening, everywhere, of ``change``
+    once the current transaction commits (nothing if it rolls back)."""
     if connection.vendor == "postgresql":
+        payload = change.payload(game_id, evening_id)
         with connection.cursor() as cursor:
             # NOTIFY inside the write's transaction: PostgreSQL sends it at the commit.
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, change.payload(game_id)])
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
     else:
-        transaction.on_commit(lambda: hub.tell_from_thread(game_id, change))
+        transaction.on_commit(lambda: hub.tell_from_thread(game_id, evening_id, change))

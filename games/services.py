@@ -314,7 +314,8 @@ def _claim(game: models.Game, **fields: Any) -> None:
     for name, value in fields.items():
         setattr(game, name, value)
     # The pages open on the game learn it at the commit (games.live).
-    live.announce(game.pk, live.Change(game.version, game.number, game.result is not None))
+    finished = game.result is not None
+    live.announce(game.pk, game.evening_id, live.Change(game.version, game.number, finished))
 
 
 def _new_snapshot(game: models.Game, names: Sequence[str], first: int) -> dict[str, Any]:
@@ -366,7 +367,7 @@ def _create_game(
     # The pages open on the evening's other games learn that a newer one exists.
     others = evening.games.exclude(pk=game.pk).values_list("pk", "version", "result")
     for pk, version, result in others:
-        live.announce(pk, live.Change(version, number, result is not None))
+        live.announce(pk, evening.pk, live.Change(version, number, result is not None))
     return game
 
 

@@ -134,3 +134,17 @@ def test_the_server_restarted_mid_game_the_stream_comes_back_and_the_page_catche
     services.record_turn(game.pk, Move(1, "ones", value=2), None)
     expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=3000)
     assert models.Entry.objects.filter(game=game).count() == 2
+
+
+def test_the_big_screen_is_live_without_polling(asgi_live_server: Any, phones: Any) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    screen = phones()
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    screen.goto(f"{asgi_live_server.url}/e/{game.evening.token}/board?big=1")
+    streaming(screen)
+    sent = requests_of(screen)
+    screen.wait_for_timeout(3000)
+    assert sent == []
+    services.record_turn(game.pk, Move(0, "ones", value=4), None)
+    expect(screen.locator(".now-totals .total[data-player='0']")).to_have_text("4", timeout=2000)
+    assert sent and all("/board/poll" in request for request in sent)

@@ -168,3 +168,28 @@ def test_a_wrong_token_is_a_404_and_the_edit_link_does_not_open_the_spectators_s
 def test_under_wsgi_there_is_no_stream_and_the_page_polls() -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
     assert Client().get(events_url(game, v=0, n=1)).status_code == 204
+
+
+def test_the_leaderboards_stream_tells_every_change_of_its_evening() -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    other = services.create_evening(["Cy"], "yam")
+
+    async def scenario() -> None:
+        urls = [
+            f"/e/{game.evening.token}/board/events",
+            f"/s/{game.evening.view_token}/board/events",
+        ]
+        for turn, url in enumerate(urls):
+            _response, stream = await open_stream(url)
+            await stream.nothing(0.2)
+            await score(other.pk, Move(0, ("ones", "twos")[turn], value=turn + 1), None)
+            await stream.nothing(0.3)  # another evening's change
+            await score(game.pk, Move(turn, "ones", value=3), None)
+            assert await stream.next() == "id: e\nevent: changed\ndata: {}"
+        # Connecting again (the last id sent): told at once, to catch up.
+        _response, again = await open_stream(
+            f"/e/{game.evening.token}/board/events", **{"Last-Event-ID": "e"}
+        )
+        assert await again.next() == "id: e\nevent: changed\ndata: {}"
+
+    run(scenario)

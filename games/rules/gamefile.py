@@ -6,12 +6,13 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from . import names as player_names
 from .errors import N_, IllegalMove
 from .game import Game, Move, Played
 from .rulesets import get_ruleset
 
 FORMAT = "scorepad.game.v1"
-MAX_NAME_LENGTH = 40
+MAX_NAME_LENGTH = player_names.MAX_LENGTH
 #: No number of a game (a score, a die, an option) comes near this many digits. Longer
 #: ones are refused while reading: Python's int() refuses more than 4,300 digits with an
 #: error of its own, and costs time quadratic in the length below that.
@@ -128,14 +129,12 @@ def _read_players(raw: Any) -> tuple[str, ...]:
     for name in raw:
         if not isinstance(name, str) or not name.strip():
             raise GameFileError("players", N_("Every player needs a non-empty name."))
-        if not name.strip().isprintable():
-            # NUL and control characters: PostgreSQL refuses NUL, and a typed name never has them.
-            raise GameFileError("players", N_("A name cannot hold control characters."))
-        if len(name.strip()) > MAX_NAME_LENGTH:
-            raise GameFileError(
-                "players", N_("A name has at most {max} characters."), max=MAX_NAME_LENGTH
-            )
-        names.append(name.strip())
+        # The names the table types follow the same rule (games/forms.py): every name the
+        # site stores comes back from its own file.
+        try:
+            names.append(player_names.check(name))
+        except IllegalMove as error:
+            raise GameFileError(error.rule, error.template, **error.params) from None
     return tuple(names)
 
 

@@ -59,6 +59,7 @@ def _board_context(
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
         "poll_url": poll_url + ("&big=1" if big else ""),
+        "events_url": access.url("board_events"),
     }
 
 

@@ -10,6 +10,10 @@ event carries numbers only: never a token.
 
 A game that is over and no longer the evening's newest has nothing more to say but a rare
 correction: its stream ends with a ``closed`` event, and its page goes back to polling.
+
+The leaderboard (and its big screen) holds its evening's stream: a ``changed`` event for
+every change of any of its games, on which it asks for itself again (204 if its tally and
+current game are as it shows them).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ def _known(request: HttpRequest, name: str) -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
-def _event(name: str, data: dict[str, int] | None = None, version: int | None = None) -> str:
+def _event(name: str, data: dict[str, int] | None = None, version: int | str | None = None) -> str:
     lines = [] if version is None else [f"id: {version}"]
     lines += [f"event: {name}", f"data: {json.dumps(data or {})}"]
     return "\n".join(lines) + "\n\n"
@@ -55,7 +59,7 @@ async def stream(
 ) -> AsyncIterator[str]:
     """The events of game ``game_id`` for a page that shows ``version`` and knows of game
     ``newest``; ends when the game is over and a newer one exists."""
-    with live.hub.stream(game_id) as told:
+    with live.hub.stream(live.game_key(game_id)) as told:
         now = await _now(game_id)
         seen = live.Change(version if version is not None else -1, newest or number, False)
         while True:
@@ -73,6 +77,29 @@ async def stream(
             now = change if change is not None else await _now(game_id)
 
 
+async def evening_stream(evening_id: int, catch_up: bool) -> AsyncIterator[str]:
+    """The events of every game of evening ``evening_id``; ``catch_up``: the page was
+    connected before (its EventSource sends the last id), so it asks for itself at once."""
+    with live.hub.stream(live.evening_key(evening_id)) as told:
+        if catch_up:
+            yield _event("changed", version="e")
+        while True:
+            try:
+                await asyncio.wait_for(told.get(), KEEPALIVE_SECONDS)
+            except TimeoutError:
+                yield ": keep-alive\n\n"
+                continue
+            yield _event("changed", version="e")
+
+
+def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    # nginx passes the stream on as it comes, not buffered (deploy/nginx.conf says so too).
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
 async def _answer(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     if not isinstance(request, ASGIRequest):
         # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
@@ -85,12 +112,21 @@ async def _answer(request: HttpRequest, access: Access, number: int) -> HttpResp
     )
     if game is None:
         raise Http404("No such game.")
-    events = stream(game, number, _known(request, "v"), _known(request, "n"))
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
-    # nginx passes the stream on as it comes, not buffered (deploy/nginx.conf says so too).
-    response["X-Accel-Buffering"] = "no"
-    return response
+    return _streaming(stream(game, number, _known(request, "v"), _known(request, "n")))
+
+
+async def _answer_board(request: HttpRequest, access: Access) -> HttpResponse:
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    field = "view_token" if access.read_only else "token"
+    evening = (
+        await models.Evening.objects.filter(**{field: access.token})
+        .values_list("pk", flat=True)
+        .afirst()
+    )
+    if evening is None:
+        raise Http404("No such evening.")
+    return _streaming(evening_stream(evening, "Last-Event-ID" in request.headers))
 
 
 @require_safe
@@ -101,3 +137,13 @@ async def events(request: HttpRequest, token: str, number: int) -> HttpResponse:
 @require_safe
 async def watch_events(request: HttpRequest, view_token: str, number: int) -> HttpResponse:
     return await _answer(request, Access(True, view_token), number)
+
+
+@require_safe
+async def board_events(request: HttpRequest, token: str) -> HttpResponse:
+    return await _answer_board(request, Access(False, token))
+
+
+@require_safe
+async def watch_board_events(request: HttpRequest, view_token: str) -> HttpResponse:
+    return await _answer_board(request, Access(True, view_token))

@@ -135,7 +135,9 @@
       } catch (e) {
         return;
       }
-      catchUp();
+      // The leaderboard's stream says only that its evening moved: it asks again each time.
+      if (document.getElementById("game")) catchUp();
+      else if (!writing) htmx.trigger(document.body, "live");
     });
   });
   document.addEventListener("htmx:sseError", function () {
