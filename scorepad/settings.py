@@ -313,8 +313,8 @@ NEW_EVENINGS_PER_HOUR = envint("DJANGO_NEW_EVENINGS_PER_HOUR", 240)
 WRITES_PER_MINUTE = envint("DJANGO_WRITES_PER_MINUTE", 600)
 
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
-# Load balancers probe over plain HTTP.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Load balancers probe over plain HTTP (liveness and readiness, scorepad/views.py).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = True

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import sys
 
-from django.db import InterfaceError, OperationalError
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views import defaults
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 #: ``handler400`` and ``handler404``: Django's own views, without the ``requires_csrf_token``
 #: they are wrapped in. That decorator runs CSRF's check, which reads the form body, again
@@ -37,3 +39,27 @@ def server_error(request: HttpRequest) -> HttpResponse:
         response["Retry-After"] = str(RETRY_AFTER)
         return response
     return defaults.server_error(request)
+
+
+@require_safe
+@never_cache
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness, for a load balancer: "ok" once the database answers, 503 while it cannot be
+    reached. ``/healthz`` stays liveness (the process answers, nothing else), so a database
+    restart never gets a supervisor to restart the app, and the bench's floor stays a
+    trivial view.
+
+    ``ensure_connection`` opens the connection if there is none; ``is_usable`` asks a kept one
+    (PostgreSQL: a round trip), which a restarted database has cut. An unusable one is
+    closed, so the next probe connects afresh instead of reporting the old one's death."""
+    try:
+        connection.ensure_connection()
+        ready = connection.is_usable()
+    except DatabaseError:
+        ready = False
+    if not ready:
+        connection.close()
+        response = HttpResponse("database unreachable", content_type="text/plain", status=503)
+        response["Retry-After"] = str(RETRY_AFTER)
+        return response
+    return HttpResponse("ok", content_type="text/plain")

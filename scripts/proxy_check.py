@@ -308,6 +308,13 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
         )
     )
 
+    # Readiness over plain HTTP, as load balancers probe (the database is there: "ok").
+    plain = http.client.HTTPConnection(HOST, ports["http"], timeout=10)
+    status, _h, body = request(plain, "GET", "/readyz")
+    checks.append(
+        ("/readyz over plain HTTP: 200 ok, not moved to HTTPS", (status, body) == (200, b"ok"))
+    )
+
     # A body over 1 MB: 413 from nginx, gunicorn never sees it.
     status, _h, _b = request(
         https(ports["https"]),
@@ -476,7 +483,8 @@ def table_under_junk(port: int) -> list[tuple[str, bool]]:
             f"{JUNK_VOLLEY} junk POSTs, then {JUNK_PER_SECOND}/s for {JUNK_SECONDS} s, from the "
             f"table's address: its {len(taps)} score taps meanwhile all saved, none 429 "
             f"(answers: {sorted(set(taps))})",
-            len(taps) >= JUNK_SECONDS / TAP_EVERY / 2 and set(taps) == {200},
+            # At least one a second however busy the machine (each tap waits for its answer).
+            len(taps) >= JUNK_SECONDS and set(taps) == {200},
         ),
         (
             f"... while the junk meets its own limit ({junk.count(429)} of {len(junk)} "

@@ -10,8 +10,10 @@ import re
 import secrets
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
+from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 
@@ -318,3 +320,52 @@ def test_gunicorns_access_log_hides_a_token_in_an_escaped_path(tmp_path: Path) -
     for path in paths:
         assert f'"GET {logs.redact(path)} HTTP/1.1"' in written, written
     assert token not in written
+
+
+# --- 20. readiness says when the database cannot be reached ---------------------------------------
+
+
+def test_readyz_says_ok_while_the_database_answers() -> None:
+    response = Client().get(reverse("readyz"))
+    assert response.status_code == 200
+    assert response.content == b"ok"
+    assert "no-store" in response["Cache-Control"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readyz_answers_503_when_the_database_cannot_be_reached() -> None:
+    down = OperationalError("connection refused")
+    with mock.patch.object(connection, "ensure_connection", side_effect=down):
+        response = Client().get(reverse("readyz"))
+    assert response.status_code == 503
+    assert response["Retry-After"] == "2"
+    assert b"database" in response.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_readyz_answers_503_when_its_kept_connection_was_cut() -> None:
+    # A restarted database leaves each worker's kept connection dead: is_usable finds out,
+    # and it is closed so the next probe connects afresh.
+    with (
+        mock.patch.object(connection, "is_usable", return_value=False),
+        mock.patch.object(connection, "close") as close,
+    ):
+        response = Client().get(reverse("readyz"))
+    assert response.status_code == 503
+    close.assert_called()
+
+
+def test_healthz_stays_liveness_and_never_asks_the_database() -> None:
+    # Load balancers that restart an app on failure point at /healthz; the bench's floor
+    # (bench/run.py) is this trivial view too.
+    down = OperationalError("connection refused")
+    with mock.patch.object(connection, "ensure_connection", side_effect=down):
+        response = Client().get(reverse("healthz"))
+    assert response.status_code == 200
+    assert response.content == b"ok"
+
+
+def test_readyz_answers_plain_http_for_load_balancers(settings: Any) -> None:
+    settings.SECURE_SSL_REDIRECT = True
+    assert Client().get(reverse("readyz")).status_code == 200
+    assert Client().get(reverse("home")).status_code == 301
