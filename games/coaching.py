@@ -157,7 +157,8 @@ class Analysis:
     start: float | None = None
     #: Figures of a policy's estimates (several columns), not of exact play.
     estimate: bool = False
-    #: The command that builds the missing table, when it is not built.
+    #: The command that builds the missing table, when it is not built (for the log and
+    #: the operator's tools: the pages only say that the coach is not available).
     missing: str | None = None
     #: The coach cannot advise this configuration (yet).
     unsupported: bool = False
@@ -176,6 +177,26 @@ class Analysis:
 
 def tables() -> Tables:
     return Tables(settings.COACH_TABLES_DIR)
+
+
+#: What ``log_missing`` said already, by tables directory: once per process and table.
+_LOGGED: set[tuple[str, str]] = set()
+
+
+def log_missing(command: str) -> None:
+    """Log, once per process and table, the command that builds a table a game of this site
+    needs (or a several-column sheet's calibration). The pages only tell the players that
+    the coach is not available: they cannot run it, the operator reads the log."""
+    key = (str(settings.COACH_TABLES_DIR), command)
+    if key in _LOGGED:
+        return
+    _LOGGED.add(key)
+    logger.warning(
+        "coach: not available for a game of this site until its table is built in %s: run "
+        "%s (or make coach: every table)",
+        settings.COACH_TABLES_DIR,
+        command,
+    )
 
 
 def advisor_of(game: models.Game) -> Advisor:
@@ -221,9 +242,10 @@ def analyse(game: models.Game, seats: Sequence[models.Seat], entries: Sequence[A
     players = [PlayerSummary() for _ in seats]
     try:
         coach = advisor_of(game)
-    except NotBuilt as missing:
+    except NotBuilt as not_built:
+        log_missing(not_built.command)
         return Analysis(
-            _unanalysed(game, seats, entries, players), players, missing=missing.command
+            _unanalysed(game, seats, entries, players), players, missing=not_built.command
         )
     except Unsupported:
         return Analysis(_unanalysed(game, seats, entries, players), players, unsupported=True)
@@ -538,5 +560,5 @@ class Coached:
         if not self.games:
             return _("no finished game yet")
         if self.pending:
-            return _("not analysed: the coach's table was not built when the game ended")
+            return _("not analysed: the coach was not available when the game ended")
         return _("no dice recorded: values were typed")

@@ -6,7 +6,13 @@ API (``games.coach.advice``) ranks first for the dice on the table:
 
 - the best box, once the coach would score these dice (dice typed in, the last roll made,
   or a roll the coach would stop at);
-- in virtual mode with rolls left, the dice to keep and roll again.
+- in virtual mode with rolls left, the dice to keep and roll again;
+- before the dice are in, what it will do.
+
+The sheet offers the switch beside the dice too where the coach can advise the game
+(``available``: its tables on disk). Where it cannot, the players read that the coach is
+not available here; the command that builds the table is for the operator, in the log
+(``coaching.log_missing``, once per process and table) and the README.
 
 The hint reads the game; it never writes a score nor moves the game's version.
 """
@@ -22,8 +28,9 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from games import coaching, labels
-from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor, sheet_of
+from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor, missing, sheet_of
 from games.coach.columns import TIE
+from games.coach.model import Config
 from games.rules import Game, IllegalMove
 
 logger = logging.getLogger(__name__)
@@ -43,6 +50,20 @@ def wanted(request: HttpRequest) -> bool:
     return request.COOKIES.get(COOKIE) == ON
 
 
+def available(ruleset: str, options: Mapping[str, Any]) -> bool:
+    """Whether the coach can advise a game of this configuration on this site: its tables
+    (and a several-column sheet's calibration) on disk. A look at the files, no table
+    loaded: the sheet asks it to offer the switch, hint on or off."""
+    try:
+        needed = missing(Config.of(ruleset, options), coaching.tables())
+    except Exception:  # noqa: BLE001 — a rule set the coach does not know, an unreadable disk
+        return False
+    if needed:
+        coaching.log_missing(needed)
+        return False
+    return True
+
+
 @dataclass(frozen=True)
 class Hint:
     """What the hint shows for the turn on the table (all empty: nothing to show yet)."""
@@ -55,8 +76,8 @@ class Hint:
     line: str = ""
     #: The figures are a policy's estimates (several columns).
     estimate: bool = False
-    #: The command that builds the missing table (the line says to run it).
-    command: str = ""
+    #: The coach is not available for this game on this site (its table is not built).
+    unavailable: bool = False
 
 
 def hint_for(
@@ -76,9 +97,11 @@ def hint_for(
     dice = list(pending.get("dice") or [])
     try:
         coach = advisor(ruleset, options, coaching.tables())
-    except NotBuilt as missing:
-        # The command follows the line, as code to type.
-        return Hint(line=_("The coach's hint needs its table:"), command=missing.command)
+    except NotBuilt as not_built:
+        # The players cannot build it: the command goes to the log, for the operator.
+        coaching.log_missing(not_built.command)
+        line = _("The coach is not available for this game on this site.")
+        return Hint(line=line, unavailable=True)
     except (Unsupported, IllegalMove):
         return Hint(line=_("The coach cannot advise this rule set yet."))
     except Exception:  # noqa: BLE001 — a table that cannot be read, or a bug of the coach's
@@ -87,7 +110,8 @@ def hint_for(
         logger.exception("The coach's table for %s %s could not be read.", ruleset, options)
         return Hint()
     if len(dice) != 5:
-        return Hint(estimate=coach.estimate)
+        # Nothing to advise yet: what it will do, so that the switch is never silent.
+        return Hint(line=_("Enter or roll the dice: the coach marks the best box."))
     try:
         return _advice(coach, game, player, mode, dice, pending, rolls_left)
     except Exception:  # noqa: BLE001 — never a failed sheet for a hint

@@ -24,6 +24,9 @@ pytestmark = pytest.mark.browser
 
 #: Where the screenshots go when SCREENSHOTS is set (for a person to look at).
 SHOTS = os.environ.get("SCREENSHOTS")
+#: The leaderboard's note on its Lost per turn column, and the figure under a name.
+LOST_NOTE = {"en": "Lost per turn: the expected points", "fr": "Perdu par coup"}
+LOST_DETAIL = {"en": "/turn", "fr": "/coup"}
 
 
 def _solver_loss(directory) -> float:
@@ -84,7 +87,7 @@ def test_a_poor_choice_is_flagged_on_the_review_with_the_solvers_loss(
         expect(page.locator("section.coach-turn .verdict .cost")).to_have_text(best)
 
 
-def test_with_no_table_the_review_says_how_to_build_it(
+def test_with_no_table_the_review_says_the_coach_is_not_available(
     browser: Browser, live_server: LiveServer
 ) -> None:
     with phone(browser) as page:
@@ -94,9 +97,12 @@ def test_with_no_table_the_review_says_how_to_build_it(
         table.score_preview(0, "ones", "free")
         game = table.game()
         page.goto(f"{live_server.url}/e/{game.evening.token}/g/{game.number}/review?turn=1")
-        expect(page.locator("section.coach code.command")).to_have_text(
-            ["python manage.py solve yam", "make coach"]
+        expect(page.locator("section.coach .coach-note")).to_contain_text(
+            "The coach is not available for this game on this site"
         )
+        # The command is the operator's (the log, the README), never the players'.
+        expect(page.locator("section.coach code")).to_have_count(0)
+        expect(page.locator("section.coach")).not_to_contain_text("manage.py")
         expect(page.locator(".review-totals")).to_contain_text("Ann")
         assert serious_violations(page) == [], "review without a table"
         if SHOTS:
@@ -120,10 +126,16 @@ def test_the_evening_pages_show_points_lost_per_turn(
         expect(cells).to_have_count(2)
         for text in cells.all_inner_texts():
             assert re.fullmatch(r"\d+[.,]\d", text.strip()), text
+        note = page.locator(".tally p.hint", has_text=LOST_NOTE[lang])
+        expect(note).to_be_visible()
         assert serious_violations(page) == [], "leaderboard"
         if SHOTS:
             page.screenshot(path=f"{SHOTS}/board-wide-{lang}-{scheme}.png", full_page=True)
         page.set_viewport_size({"width": 390, "height": 844})
+        # A phone has no Lost per turn column (its figure is under each name): nor its note.
+        expect(cells.first).to_be_hidden()
+        expect(note).to_be_hidden()
+        expect(page.locator(".tally-table .details").first).to_contain_text(LOST_DETAIL[lang])
         page.locator("a", has_text="Ann").first.click()
         label = {"en": "Lost per turn", "fr": "Perdu par coup"}[lang]
         expect(page.locator("dl.stats")).to_contain_text(label)

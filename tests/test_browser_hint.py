@@ -5,6 +5,7 @@ light and dark, no CSP error, English and French."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,88 @@ def test_rolled_dice_ring_the_dice_to_keep(
         pending = models.Game.objects.get(pk=game.pk).pending
         assert len(pending["holds"]) == 2 and all(len(flags) == 5 for flags in pending["holds"])
         assert errors == []
+
+
+def page_errors(errors: list[str]) -> list[str]:
+    """``watch_errors``' list without the event stream's own: under the WSGI test server the
+    stream cannot be held, htmx logs its error Event and the poll takes over (issue 24)."""
+    return [error for error in errors if error != "[object Event]"]
+
+
+WAITING = {
+    "en": "Enter or roll the dice: the coach marks the best box.",
+    "fr": "Saisissez ou lancez les dés\u00a0: le coach marque la meilleure case.",
+}
+
+
+@pytest.mark.parametrize(
+    ("scheme", "lang", "mode"), [("light", "en", "dice"), ("dark", "fr", "virtual")]
+)
+def test_the_switch_beside_the_dice_is_in_view_and_says_what_it_will_do(
+    browser: Browser, live_server: LiveServer, coach_tables: Path, scheme: str, lang: str, mode: str
+) -> None:
+    """A new player finds the hint without the Game menu: a switch beside the dice, in view
+    on a 390×844 phone, a full tap target; on, it says what it will do before any dice."""
+    words = WORDS[lang]
+    with phone(browser, color_scheme=scheme, locale=lang) as page:
+        errors = watch_errors(page)
+        table = Table(page, live_server.url)
+        table.start(["Ann", "Bob"], "yam", mode, starter=1)
+        switch = page.locator(".panel .coach-toggle").get_by_role("switch", name=words["switch"])
+        expect(switch).to_be_visible()
+        expect(switch).to_be_in_viewport()
+        expect(switch).to_have_attribute("aria-checked", "false")
+        box = switch.bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
+        expect(page.locator("details.menu")).not_to_have_attribute("open", "")
+        expect(page.locator(".coach-hint")).to_have_count(0)
+        assert serious_violations(page) == [], "the switch beside the dice, off"
+        switch.click()
+        expect(switch).to_have_attribute("aria-checked", "true")
+        # The Game menu's switch says the same.
+        expect(page.locator(".coach-switch [role=switch]")).to_have_attribute(
+            "aria-checked", "true"
+        )
+        expect(page.locator(".coach-hint")).to_have_text(f"★ {WAITING[lang]}")
+        expect(page.locator(".tap.coach")).to_have_count(0)
+        shot(page, f"hint-toggle-{mode}-{lang}-{scheme}")
+        assert serious_violations(page) == [], "the switch beside the dice, on"
+        if mode == "dice":
+            table.enter_dice([5, 5, 5, 2, 3])
+        else:
+            table.roll()
+        expect(page.locator(".coach-hint")).not_to_contain_text(WAITING[lang])
+        expect(page.locator(".coach-hint")).to_contain_text(
+            re.compile(f"{re.escape(words['choice'])}|{re.escape(words['keep'])}")
+        )
+        switch.click()
+        expect(switch).to_have_attribute("aria-checked", "false")
+        expect(page.locator(".coach-hint")).to_have_count(0)
+        expect(page.locator(".tap.coach, .die.coach-keep")).to_have_count(0)
+        assert page_errors(errors) == []
+
+
+def test_no_switch_beside_the_dice_where_the_coach_is_not_available(
+    browser: Browser, live_server: LiveServer, coach_tables: Path
+) -> None:
+    """The session's tables hold yam only: a yahtzee game offers no switch beside the dice,
+    and its Game menu's switch, pressed, says the coach is not available (no command)."""
+    with phone(browser) as page:
+        errors = watch_errors(page)
+        table = Table(page, live_server.url)
+        table.start(["Ann", "Bob"], "yahtzee", "dice", starter=1)
+        expect(page.locator("form.slots")).to_be_visible()
+        expect(page.locator(".coach-toggle")).to_have_count(0)
+        turn_on(table, WORDS["en"])
+        page.locator("details.menu summary").click()
+        expect(page.locator(".coach-hint")).to_have_text(
+            "★ The coach is not available for this game on this site."
+        )
+        expect(page.locator(".panel")).not_to_contain_text("manage.py")
+        # On, the switch is beside the dice too: to turn it off there.
+        toggle = page.locator(".panel .coach-toggle [role=switch]")
+        expect(toggle).to_have_attribute("aria-checked", "true")
+        toggle.click()
+        expect(page.locator(".coach-toggle")).to_have_count(0)
+        expect(page.locator(".coach-hint")).to_have_count(0)
+        assert page_errors(errors) == []

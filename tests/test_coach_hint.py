@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import seen_fields
 
-from games import hint, models, services
+from games import coaching, hint, models, services
 from games.coach import Tables
 from games.coach.advice import advisor, sheet_of
 from games.rules import Move
@@ -180,11 +180,21 @@ def test_dice_mode_marks_the_advisors_best_box(
     assert "coach-keep" not in text
 
 
-def test_nothing_is_marked_before_the_five_dice_are_in(client: Client, coach_tables: Path) -> None:
-    game = new_game()
-    with_dice(game, {"dice": [6, 6, 6]})
+WAITING = "Enter or roll the dice: the coach marks the best box."
+
+
+@pytest.mark.parametrize(("mode", "dice"), [("dice", []), ("dice", [6, 6, 6]), ("virtual", [])])
+def test_before_the_five_dice_are_in_it_says_what_it_will_do(
+    client: Client, coach_tables: Path, mode: str, dice: list[int]
+) -> None:
+    """Never silent once on: before the dice, the line says what the coach will do."""
+    game = new_game(mode=mode)
+    with_dice(game, {"dice": dice} if dice else {})
     text = page(hint_on(client), game)
-    assert marked_cells(text) == [] and "coach-hint" not in text
+    assert marked_cells(text) == []
+    assert f'<span class="coach-star" aria-hidden="true">★</span> {WAITING}</p>' in text
+    french = page(client, game, **FRENCH)
+    assert "Saisissez ou lancez les dés\u00a0: le coach marque la meilleure case." in french
 
 
 def test_it_is_said_in_french(client: Client, coach_tables: Path) -> None:
@@ -292,25 +302,101 @@ def test_value_mode_says_the_hint_needs_dice(client: Client, coach_tables: Path)
     assert "Le conseil du coach a besoin des dés" in page(client, game, **FRENCH)
 
 
-def test_with_no_table_it_says_how_to_build_it(client: Client) -> None:
+NOT_AVAILABLE = "The coach is not available for this game on this site."
+
+
+def test_with_no_table_players_read_that_the_coach_is_not_available(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The players cannot build a table: the page says the coach is not available here,
+    and the command goes to the log, once per process and table (not on every render)."""
+    coaching._LOGGED.clear()
     game = new_game()
     with_dice(game, {"dice": [6, 6, 6, 2, 3]})
-    text = page(hint_on(client), game)
-    assert "needs its table: <code>python manage.py solve yam</code>" in text
+    with caplog.at_level("WARNING", logger="games.coaching"):
+        text = page(hint_on(client), game)
+        again = page(client, game)
+    for shown in (text, again):
+        assert f"</span> {NOT_AVAILABLE}</p>" in shown
+        assert "manage.py" not in shown and "<code>" not in shown and "make coach" not in shown
     assert marked_cells(text) == []
+    logged = [
+        r.getMessage() for r in caplog.records if "python manage.py solve yam" in r.getMessage()
+    ]
+    assert len(logged) == 1, caplog.records
     french = page(client, game, **FRENCH)
-    assert "besoin de sa table\u00a0: <code>python manage.py solve yam</code>" in french
+    assert "Le coach n’est pas disponible pour cette partie sur ce site." in french
+    assert "manage.py" not in french
 
 
-def test_a_several_column_sheet_without_its_tables_says_how_to_build_them(
-    client: Client, coach_tables: Path
+def test_a_several_column_sheet_without_its_tables_is_not_available(
+    client: Client, coach_tables: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     # Column Yam's (3 columns, Max and Min) needs each column's own table: only yam is built.
+    coaching._LOGGED.clear()
     game = new_game("yams-columns")
     with_dice(game, {"dice": [6, 6, 6, 2, 3]})
-    text = page(hint_on(client), game)
-    assert "needs its table: <code>python manage.py solve --all</code>" in text
+    with caplog.at_level("WARNING", logger="games.coaching"):
+        text = page(hint_on(client), game)
+    assert f"</span> {NOT_AVAILABLE}</p>" in text and "manage.py" not in text
     assert marked_cells(text) == []
+    assert any("python manage.py solve --all" in r.getMessage() for r in caplog.records)
+
+
+# --- the switch beside the dice -----------------------------------------------------------------
+
+
+def toggle(text: str) -> str | None:
+    """The switch beside the dice (``aria-checked``), None when the panel does not offer it."""
+    found = re.search(
+        r'<form class="coach-toggle"[^>]*>\s*<button type="submit" name="hint" value="(on|off)" '
+        r'role="switch" aria-checked="(true|false)">.*?Coach&#39;s hint',
+        text,
+        re.S,
+    )
+    return found.group(2) if found else None
+
+
+@pytest.mark.parametrize("mode", ["dice", "virtual", "value"])
+def test_the_panel_offers_the_switch_where_the_coach_can_advise(
+    client: Client, coach_tables: Path, no_advisor: list[Any], mode: str
+) -> None:
+    """Not only in the Game menu: beside the dice, off, and no table loaded for it."""
+    game = new_game(mode=mode)
+    text = page(client, game)
+    assert toggle(text) == "false"
+    assert "coach-hint" not in text and no_advisor == []
+    assert f'hx-get="{url(game)}"' in text.split('class="coach-toggle"')[1][:200]
+
+
+def test_the_switch_beside_the_dice_turns_it_on_and_off(client: Client, coach_tables: Path) -> None:
+    game = new_game()
+    on = client.get(url(game), {"hint": "on"}, headers={**HTMX, **TAP})
+    assert toggle(on.content.decode()) == "true"
+    assert on.cookies[hint.COOKIE].value == hint.ON
+    assert WAITING in on.content.decode()
+    off = client.get(url(game), {"hint": "off"}, headers={**HTMX, **TAP})
+    assert toggle(off.content.decode()) == "false"
+    assert WAITING not in off.content.decode()
+
+
+def test_no_switch_beside_the_dice_where_the_coach_is_not_available(client: Client) -> None:
+    game = new_game()
+    text = page(client, game)
+    assert toggle(text) is None
+    assert 'class="coach-switch"' in text  # the Game menu's switch stays
+    # A phone that has it on sees the switch there all the same, to turn it off.
+    assert toggle(page(hint_on(client), game)) == "true"
+
+
+def test_no_switch_beside_the_dice_once_the_game_is_over_nor_to_a_spectator(
+    client: Client, coach_tables: Path
+) -> None:
+    game = new_game()
+    watch = reverse("watch_sheet", args=[game.evening.view_token, game.number])
+    assert toggle(client.get(watch).content.decode()) is None
+    play_some(game, 24)
+    assert toggle(page(client, game)) is None
 
 
 def test_an_advisor_refusing_the_dice_leaves_the_sheet_as_it_was(

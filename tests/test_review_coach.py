@@ -114,14 +114,25 @@ def test_virtual_turns_show_each_keep(client: Client, coach_tables) -> None:
     assert "2 in Ones" in turn
 
 
-def test_with_no_table_the_review_says_how_to_build_it(client: Client) -> None:
+def test_with_no_table_the_review_says_the_coach_is_not_available(
+    client: Client, caplog: pytest.LogCaptureFixture
+) -> None:
+    """To players, no command: they cannot run it. The log names it, once per process."""
+    coaching._LOGGED.clear()
     game = evening(("Ann",))
     play_dice_turn(game, [6, 6, 6, 6, 6], ("free", "ones"))
-    response = client.get(reverse("review", args=[game.evening.token, 1]), {"turn": 1})
+    with caplog.at_level("WARNING", logger="games.coaching"):
+        response = client.get(reverse("review", args=[game.evening.token, 1]), {"turn": 1})
+        client.get(reverse("review", args=[game.evening.token, 1]), {"turn": 1})
     assert response.status_code == 200
-    text = _text(response.content.decode())
-    assert "python manage.py solve yam" in text
-    assert "make coach" in text
+    html = response.content.decode()
+    text = _text(html)
+    assert "The coach is not available for this game on this site, so no choice is valued." in text
+    assert "manage.py" not in html and "make coach" not in html and "<code" not in html
+    logged = [r for r in caplog.records if "python manage.py solve yam" in r.getMessage()]
+    assert len(logged) == 1
+    french = _text(_review(client, game, turn=1, lang="fr"))
+    assert "Le coach n’est pas disponible pour cette partie sur ce site" in french
     # The rest of the review works.
     assert "Ann: Ones crossed out." in text
     assert "Running totals" in text
@@ -223,7 +234,10 @@ def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_solved(
     play_dice(game, random.Random(6))
     html = _board(client, game)
     assert _lost_cells(html) == ["—"]
-    assert "— : not analysed: the coach's table was not built when the game ended." in _text(html)
+    assert "— : not analysed: the coach was not available when the game ended." in _text(html)
+    assert "manage.py" not in html
+    french = _text(_board(client, game, lang="fr"))
+    assert "le coach n’était pas disponible à la fin de la partie." in french
     assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
     settings.COACH_TABLES_DIR = built
     # The leaderboard only reads: the game waits for ``manage.py solve`` (make coach).

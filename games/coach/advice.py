@@ -46,6 +46,7 @@ __all__ = [
     "Unsupported",
     "advisor",
     "advisor_for",
+    "missing",
     "sheet_of",
     "solve_command",
 ]
@@ -330,45 +331,73 @@ def advisor_for(config: Config, tables: Tables) -> Advisor:
     return made
 
 
+def missing(config: Config, tables: Tables) -> str | None:
+    """The command that builds what ``config``'s advisor needs and the disk does not hold
+    (its tables, a several-column sheet's calibration), or None when all is there: a
+    look at the files, without loading a table."""
+    if (tables.directory.resolve(), config) in _ADVISORS:
+        return None
+    singles = _singles(config)
+    for single in singles:
+        if not tables.exists(single):
+            return solve_command(single) if single.column is None else SOLVE_ALL
+    if len(singles) > 1 and _read_calibration(config, tables) is None:
+        return SOLVE_ALL
+    return None
+
+
 #: Simulated games behind a several-column sheet's ``extra`` (seeded: the same every time).
 CALIBRATION_GAMES = 2000
+
+
+def calibration_path(config: Config, tables: Tables) -> Path:
+    return tables.directory / f"{config.name}.policy.v{FORMAT}.json"
+
+
+def _read_calibration(config: Config, tables: Tables) -> np.ndarray | None:
+    try:
+        note = json.loads(calibration_path(config, tables).read_text())
+        if note.get("games") == CALIBRATION_GAMES:
+            return np.array(note["extra"], dtype=np.float64)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        pass
+    return None
 
 
 def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.ndarray:
     """``Advisor.extra`` for several columns: read beside the tables, or simulated once
     (a few seconds) and kept there when the directory can be written."""
-    path = tables.directory / f"{config.name}.policy.v{FORMAT}.json"
-    try:
-        note = json.loads(path.read_text())
-        if note.get("games") == CALIBRATION_GAMES:
-            return np.array(note["extra"], dtype=np.float64)
-    except (OSError, ValueError, KeyError):
-        pass
+    extra = _read_calibration(config, tables)
+    if extra is not None:
+        return extra
     extra = calibration(plays, CALIBRATION_GAMES, seed=0)
     note = {"config": config.name, "games": CALIBRATION_GAMES, "seed": 0}
     note["extra"] = [round(float(x), 6) for x in extra]
     try:
-        path.write_text(json.dumps(note) + "\n")
+        calibration_path(config, tables).write_text(json.dumps(note) + "\n")
     except OSError:
         pass  # a read-only directory: simulated again by the next process
     return np.round(extra, 6)
 
 
-def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:
-    """Each column of the configuration's sheet with its table (``NotBuilt`` if missing).
-
-    A several-column sheet's columns are each solved alone (``Config.of(..., column=…)``:
-    a ``free`` column is the one-column sheet of the same rows)."""
+def _singles(config: Config) -> list[Config]:
+    """The configurations of the tables ``config``'s sheet is played from: itself with one
+    column, else each column solved alone (``Config.of(..., column=…)``: a ``free``
+    column is the one-column sheet of the same rows)."""
     rules = get_ruleset(config.ruleset)
     options = dict(config.options)
     columns = rules.columns(options)
+    if len(columns) == 1:
+        return [config]
+    solver = {k: v for k, v in config.solver if v != SOLVER_OPTIONS[k]}
+    return [Config.of(config.ruleset, options | solver, config.rows, column) for column in columns]
+
+
+def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:
+    """Each column of the configuration's sheet with its table (``NotBuilt`` if missing)."""
+    columns = get_ruleset(config.ruleset).columns(dict(config.options))
     plays = []
-    for column in columns:
-        if len(columns) == 1:
-            single = config
-        else:
-            solver = {k: v for k, v in config.solver if v != SOLVER_OPTIONS[k]}
-            single = Config.of(config.ruleset, options | solver, config.rows, column)
+    for column, single in zip(columns, _singles(config), strict=True):
         model = build_model(single)
         table = tables.load(single)
         if table is None:

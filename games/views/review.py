@@ -221,7 +221,8 @@ def _coach(
     value_turns = sum(1 for t in analysis.turns if t.kind == coaching.VALUE)
     return {
         "available": analysis.available,
-        "command": analysis.missing,
+        # Not built here: said to the players in a line; the command is the log's.
+        "missing": analysis.missing is not None,
         "unsupported": analysis.unsupported,
         "estimate": analysis.estimate,
         "threshold": _points(coaching.COSTLY),

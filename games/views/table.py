@@ -151,6 +151,11 @@ def game_context(
         "sheet": sheet,
         "hint_on": hint_on,
         "hint": coach,
+        # The switch beside the dice: where the coach can advise this game (its tables on
+        # disk), or while this phone has it on (to turn it off there).
+        "coach_offered": not read_only
+        and not state.finished
+        and (hint_on or hint.available(game.ruleset, game.options)),
         "pending": game.pending or {},
         "rolled": rolled,
         "can_undo": loaded.turns > 0 and later is None,
