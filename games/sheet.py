@@ -33,10 +33,55 @@ class CellView:
     joker: bool = False
     #: The coach's choice for the dice on the table (the hint, when asked for).
     coach: bool = False
+    #: What a screen reader names the cell by, whoever's box and whichever column it is
+    #: ("Alice, Ones, column Down, open"; "Alice, Ones, 3, scored"; "Alice, Ones, crossed
+    #: out"): on a box with a value, a link or a would-be score, else "".
+    label: str = ""
 
     @property
     def playable(self) -> bool:
         return self.state in ("playable", "current")
+
+
+class CellWords:
+    """The words of the cells' labels in the active language, looked up once per sheet: each
+    state's message with the box's words already in it ("%(name)s, %(row)s, column
+    %(column)s, crossed out"), so that a cell costs one substitution (a sheet has 600)."""
+
+    def __init__(self, game: Game) -> None:
+        key = game.ruleset.key
+        self.rows = {row: labels.row_label(key, row) for row in game.rows}
+        self.columns = {column: labels.column_label(column) for column in game.columns}
+        # A sheet of one column names no column: there is only the one.
+        if len(game.columns) > 1:
+            where = gettext("%(name)s, %(row)s, column %(column)s")
+        else:
+            where = gettext("%(name)s, %(row)s")
+
+        def said(message: str) -> str:
+            return message % {"cell": where, "value": "%(value)s"}
+
+        self.open = said(gettext("%(cell)s, open"))
+        self.scored = said(gettext("%(cell)s, %(value)s, scored"))
+        self.joker = said(gettext("%(cell)s, %(value)s, scored with the Joker"))
+        self.crossed = said(gettext("%(cell)s, crossed out"))
+        self.preview = said(gettext("%(cell)s, would score %(value)s"))
+
+    def of(self, name: str, column: str) -> dict[str, Any]:
+        """The words of one player's column, which ``label`` completes for each of its boxes."""
+        return {"name": name, "column": self.columns[column], "row": "", "value": None}
+
+    def label(self, words: dict[str, Any], cell: CellView) -> str:
+        words["row"] = self.rows[cell.row]
+        if cell.state == "crossed":
+            return self.crossed % words
+        if cell.value is not None:
+            words["value"] = cell.value
+            return (self.joker if cell.joker else self.scored) % words
+        if cell.preview is not None:
+            words["value"] = cell.preview
+            return self.preview % words
+        return self.open % words
 
 
 @dataclass(slots=True)
@@ -176,6 +221,7 @@ def build(
     ranks = game.ranks()
     winners = set(game.winners())
     shown_players = range(len(game.players)) if view == "table" else [focus]
+    words = CellWords(game)
 
     columns: list[ColumnView] = []
     for player in shown_players:
@@ -183,6 +229,7 @@ def build(
         for column in game.columns:
             totals = game.column_totals(player, column)
             ordered = column in (Column.DOWN, Column.UP)
+            column_words = words.of(game.players[player], column)
             cells = {}
             for row in game.rows:
                 box = game.box(player, column, row)
@@ -207,6 +254,8 @@ def build(
                 elif correct_url and box.filled:
                     where = {"seat": player, "column": column, "row": row}
                     cell.url = f"{correct_url}&{urlencode(where)}"
+                if box.filled or cell.url or preview is not None:
+                    cell.label = words.label(column_words, cell)
             columns.append(
                 ColumnView(
                     player=player,

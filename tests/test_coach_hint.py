@@ -412,7 +412,7 @@ def test_an_advisor_refusing_the_dice_leaves_the_sheet_as_it_was(
     monkeypatch.setattr(coach, "boxes", refuse)
     text = page(hint_on(client), game)
     assert marked_cells(text) == [] and "coach-hint" not in text
-    assert 'aria-label="Sixes: 18"' in text
+    assert 'aria-label="Ann, Sixes, would score 18"' in text
 
 
 @pytest.mark.parametrize("where", ["advisor", "boxes"])
@@ -432,7 +432,7 @@ def test_a_bug_in_the_coach_leaves_the_sheet_and_its_switch_working(
         monkeypatch.setattr(coach_of(game), "boxes", broken)
     text = page(hint_on(client), game)
     assert marked_cells(text) == [] and "coach-hint" not in text
-    assert 'aria-label="Sixes: 18"' in text
+    assert 'aria-label="Ann, Sixes, would score 18"' in text
     assert "coach-switch" in text
 
 

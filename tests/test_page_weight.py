@@ -31,6 +31,10 @@ pytestmark = pytest.mark.django_db
 
 KB = 1024
 FIRST_LOAD_BUDGET = 40 * KB
+#: Everyone's columns side by side (asked for: not this sheet's default view), where each of
+#: some 500 filled boxes carries its name for screen readers ("Ana, Ones, column Down, 1,
+#: scored": issue 23, item 9), about 2 KB gzipped at 3 to 4 bytes a box.
+TABLE_VIEW_BUDGET = 44 * KB
 TAP_BUDGET = 4 * KB
 ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')
 
@@ -65,9 +69,11 @@ def _asset(url: str) -> bytes:
     return Path(path).read_bytes()
 
 
-@pytest.mark.parametrize("view", ["", "?view=table"])
-def test_the_first_load_of_a_late_8_player_sheet_weighs_at_most_40_kb(
-    client: Client, late_game: SeededGame, view: str
+@pytest.mark.parametrize(
+    ("view", "budget"), [("", FIRST_LOAD_BUDGET), ("?view=table", TABLE_VIEW_BUDGET)]
+)
+def test_the_first_load_of_a_late_8_player_sheet_keeps_to_its_budget(
+    client: Client, late_game: SeededGame, view: str, budget: int
 ) -> None:
     response = client.get(_sheet(late_game) + view, headers=GZIP)
     assert response.status_code == 200
@@ -75,7 +81,7 @@ def test_the_first_load_of_a_late_8_player_sheet_weighs_at_most_40_kb(
     assets = ASSET.findall(html.decode())
     assert any(a.endswith(".css") for a in assets) and any(a.endswith(".js") for a in assets)
     sizes = {"page": sent} | {url: _gzipped(_asset(url)) for url in assets}
-    assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes
+    assert sum(sizes.values()) <= budget, sizes
 
 
 @pytest.mark.parametrize("mode", ["value", "dice"])

@@ -507,7 +507,7 @@ def test_dice_taps_fill_and_clear_slots_then_a_box_scores_them(client: Client) -
     tap_die(client, game, face=6)
     assert fresh(game).pending["dice"] == [6, 6, 6, 6, 6]
     page = client.get(url(game, "sheet")).content.decode()
-    assert 'aria-label="Yahtzee: 50"' in page
+    assert 'aria-label="Ann, Yahtzee, would score 50"' in page
     response = score(client, game, player=0, row="five_of_a_kind", choice="dice")
     assert response.status_code == 200
     entry = models.Entry.objects.get(game=game)
