@@ -72,8 +72,9 @@ load: install
 # The coach's tables (games/coach): every one-column configuration and each single column of
 # the several-column sheets, solved exactly and saved in COACH_TABLES_DIR (about 10 minutes
 # the first time, loaded after), each with its expected score; then the literature's check,
-# Yahtzee without bonus and Joker (245.87).
-coach: install
+# Yahtzee without bonus and Joker (245.87). The database migrated first: the finished games
+# stored there are analysed after (solve says so in one line when it has no tables).
+coach: migrate
 	$(BIN)/python manage.py solve --all
 	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from io import StringIO
+from pathlib import Path
 
 import numpy as np
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import CommandError, call_command
 
 from games.coach import Config, Tables, expected_score
@@ -82,3 +87,33 @@ def test_all_also_simulates_the_several_column_policies_once(settings, tmp_path,
     lines, _ = run("--all")
     assert any(line.startswith(f"{several.name}: policy calibrated in") for line in lines)
     assert (tmp_path / f"{several.name}.policy.v1.json").exists()
+
+
+def test_on_a_database_without_tables_it_says_so_in_one_line_and_prints_the_figure(
+    tmp_path: Path, coach_tables: Path
+) -> None:
+    """``make coach`` on a fresh clone: the table is built before any ``migrate``. The stored
+    games' analysis is one line then, not a traceback ("no such table: games_game")."""
+    empty = tmp_path / "empty.sqlite3"
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{empty}",
+        "COACH_TABLES_DIR": str(coach_tables),
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "solve", "yam"],
+        cwd=django_settings.BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    table = Tables(coach_tables).load(Config.of("yam", {}))
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("yam: loaded")
+    assert lines[-1] == f"{expected_score(table):.4f}"  # the figure, last as ever
+    assert len(lines) == 3
+    assert lines[1].startswith("Stored games not analysed: the database has no tables yet")
+    assert "migrate" in lines[1]

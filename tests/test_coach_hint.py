@@ -343,6 +343,33 @@ def test_a_several_column_sheet_without_its_tables_is_not_available(
     assert any("python manage.py solve --all" in r.getMessage() for r in caplog.records)
 
 
+def test_a_missing_calibration_is_not_simulated_in_a_request(
+    client: Client, coach_tables: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A several-column sheet's policy needs a 2,000-game calibration (seconds): built by
+    ``manage.py solve --all`` only. A request that finds it missing says the coach is not
+    available, as with a missing table, and never simulates it."""
+    from games.coach import Config, advice
+
+    # Its columns' tables "there" (the session's yam table twice: the several-column tables
+    # take minutes), its calibration not.
+    yam = advice.column_plays(Config.of("yam", {}), Tables(coach_tables))
+    monkeypatch.setattr(advice, "column_plays", lambda config, tables: yam * 2)
+    monkeypatch.setattr(advice, "_ADVISORS", {})
+    simulated: list[Any] = []
+    monkeypatch.setattr(advice, "calibration", lambda *args, **kwargs: simulated.append(args))
+    coaching._LOGGED.clear()
+    game = new_game("yams-columns", max_min=False)
+    with_dice(game, {"dice": [6, 6, 6, 2, 3]})
+    begun = time.perf_counter()
+    text = page(hint_on(client), game)
+    assert time.perf_counter() - begun < 1.0
+    assert simulated == []
+    assert f"</span> {NOT_AVAILABLE}</p>" in text and "manage.py" not in text
+    assert marked_cells(text) == []
+    assert not list(coach_tables.glob("*.policy.*"))  # nothing written either
+
+
 # --- the switch beside the dice -----------------------------------------------------------------
 
 

@@ -46,6 +46,7 @@ __all__ = [
     "Unsupported",
     "advisor",
     "advisor_for",
+    "calibrate",
     "missing",
     "sheet_of",
     "solve_command",
@@ -321,12 +322,15 @@ def advisor(ruleset: str, options: Mapping[str, Any], tables: Tables) -> Advisor
 
 
 def advisor_for(config: Config, tables: Tables) -> Advisor:
-    """``advisor`` for a configuration already named (tests give tiny games' ``rows``)."""
+    """``advisor`` for a configuration already named (tests give tiny games' ``rows``).
+
+    Never computes what ``manage.py solve`` builds: a missing table, or a several-column
+    sheet's missing calibration, is ``NotBuilt``."""
     key = (tables.directory.resolve(), config)
     made = _ADVISORS.get(key)
     if made is None:
         plays = column_plays(config, tables)
-        extra = _calibration(config, plays, tables) if len(plays) > 1 else None
+        extra = _calibration(config, tables) if len(plays) > 1 else None
         made = _ADVISORS[key] = Advisor(config, plays, extra)
     return made
 
@@ -364,20 +368,32 @@ def _read_calibration(config: Config, tables: Tables) -> np.ndarray | None:
     return None
 
 
-def _calibration(config: Config, plays: list[ColumnPlay], tables: Tables) -> np.ndarray:
-    """``Advisor.extra`` for several columns: read beside the tables, or simulated once
-    (a few seconds) and kept there when the directory can be written."""
+def _calibration(config: Config, tables: Tables) -> np.ndarray:
+    """``Advisor.extra`` for several columns, as ``calibrate`` kept it beside the tables;
+    ``NotBuilt`` when it is not there (simulating it takes seconds: never in a request)."""
     extra = _read_calibration(config, tables)
-    if extra is not None:
-        return extra
+    if extra is None:
+        raise NotBuilt(SOLVE_ALL)
+    return extra
+
+
+def calibrate(config: Config, tables: Tables) -> bool:
+    """Simulate a several-column sheet's ``Advisor.extra`` (a few seconds) and keep it
+    beside its tables (``manage.py solve --all``), unless it is there already; whether it
+    was simulated now. ``NotBuilt`` without its columns' tables, ``OSError`` when the
+    directory cannot be written."""
+    if _read_calibration(config, tables) is not None:
+        return False
+    plays = column_plays(config, tables)
     extra = calibration(plays, CALIBRATION_GAMES, seed=0)
     note = {"config": config.name, "games": CALIBRATION_GAMES, "seed": 0}
     note["extra"] = [round(float(x), 6) for x in extra]
-    try:
-        calibration_path(config, tables).write_text(json.dumps(note) + "\n")
-    except OSError:
-        pass  # a read-only directory: simulated again by the next process
-    return np.round(extra, 6)
+    path = calibration_path(config, tables)
+    tables.directory.mkdir(parents=True, exist_ok=True)
+    aside = path.with_name(path.name + ".tmp")
+    aside.write_text(json.dumps(note) + "\n")
+    aside.replace(path)
+    return True
 
 
 def _singles(config: Config) -> list[Config]:

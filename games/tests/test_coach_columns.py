@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from games.coach import Config, Tables
-from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, advisor_for, sheet_of
+from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, advisor_for, calibrate, sheet_of
 from games.coach.columns import pass_bound, simulate_columns
 from games.rules import Game, Move
 
@@ -27,6 +27,9 @@ def tables(tmp_path_factory):
     tables = Tables(tmp_path_factory.getbasetemp() / "coach-tables")
     for column in ("free", "down", "up", "dry"):
         tables.get(Config.of("yams-columns", OPTIONS[1], column=column))
+    # The policies' calibration, as ``manage.py solve --all`` keeps it: the advisor reads it.
+    for options in OPTIONS:
+        calibrate(Config.of("yams-columns", options), tables)
     return tables
 
 

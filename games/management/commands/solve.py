@@ -2,8 +2,9 @@ import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, connection
 
-from games import coaching
+from games import coaching, models
 from games.coach import (
     Config,
     Tables,
@@ -12,7 +13,7 @@ from games.coach import (
     expected_score,
     several_column_configs,
 )
-from games.coach.advice import advisor_for
+from games.coach.advice import advisor_for, calibrate
 from games.rules import IllegalMove
 
 
@@ -86,23 +87,48 @@ class Command(BaseCommand):
             self._calibrate(tables)
         # Games that ended before their table was built get their figures now (the
         # leaderboard only reads them).
-        analysed = coaching.keep_all_finished()
-        if analysed:
-            self.stdout.write(f"{analysed} finished game(s) analysed by the coach")
+        self._analyse_stored_games()
         if not all and score is not None:
             # The last line: the expected final score of optimal solitaire play.
             self.stdout.write(f"{score:.4f}")
 
+    def _analyse_stored_games(self):
+        """The coach's figures of the finished games that have none. On a database without
+        its tables yet (a fresh clone, before ``migrate``) or one that cannot be read, one
+        line and on: the tables just built are kept all the same."""
+        try:
+            if models.Game._meta.db_table not in connection.introspection.table_names():
+                self.stdout.write(
+                    "Stored games not analysed: the database has no tables yet "
+                    "(python manage.py migrate creates them; the next solve analyses them)."
+                )
+                return
+            analysed = coaching.keep_all_finished()
+        except DatabaseError as error:  # OperationalError, ProgrammingError
+            said = str(error).strip().splitlines()
+            self.stdout.write(
+                "Stored games not analysed: the database could not be read "
+                f"({said[0] if said else type(error).__name__})."
+            )
+            return
+        if analysed:
+            self.stdout.write(f"{analysed} finished game(s) analysed by the coach")
+
     def _calibrate(self, tables):
-        """The several-column policies' figures, simulated now rather than by the first
-        page that needs them (games.coach.advice, kept beside the tables)."""
+        """The several-column policies' figures, simulated here and kept beside the tables:
+        a page never simulates them (games.coach.advice; without them the coach is not
+        available for those sheets)."""
         for config in several_column_configs():
             begun = time.monotonic()
+            try:
+                simulated = calibrate(config, tables)
+            except OSError as error:
+                raise CommandError(
+                    f"{config.name}: the calibration was not kept: {error}"
+                ) from None
             coach = advisor_for(config, tables)
-            self.stdout.write(
-                f"{config.name}: policy calibrated in {time.monotonic() - begun:.1f} s, "
-                f"estimate {coach.expected({}):.4f}"
-            )
+            how = f"calibrated in {time.monotonic() - begun:.1f} s" if simulated else "loaded"
+            self.stdout.write(f"{config.name}: policy {how}, estimate {coach.expected({}):.4f}")
 
     def _progress(self, name):
         # The bar redraws itself in place (a carriage return), plainly: not in error red.
