@@ -158,6 +158,17 @@ def _listener_params() -> dict[str, Any]:
 hub = Hub()
 
 
+def held(request: Any) -> bool:
+    """Whether a page rendered for ``request`` holds an event stream (settings.LIVE_STREAMS):
+    under "auto", when the server rendering it is an ASGI one, which can hold it too."""
+    from django.conf import settings
+    from django.core.handlers.asgi import ASGIRequest
+
+    if settings.LIVE_STREAMS == "auto":
+        return isinstance(request, ASGIRequest)
+    return settings.LIVE_STREAMS == "on"
+
+
 def announce(game_id: int, evening_id: int, change: Change) -> None:
     """Tell the streams of game ``game_id`` and of its evening, everywhere, of ``change``
     once the current transaction commits (nothing if it rolls back)."""

@@ -247,6 +247,14 @@ STATIC_URL = "static/"
 # database, never in git; COACH_TABLES_DIR moves them (a read-only deploy, a shared disk).
 COACH_TABLES_DIR = Path(os.getenv("COACH_TABLES_DIR", "") or BASE_DIR / "coach-tables")
 
+# Whether pages hold an event stream (games/views/live.py): "auto" when the server that
+# renders them is an ASGI one (it can hold the stream; a WSGI one answers it 204 and the
+# page polls), "on" where the streams have a server of their own behind the same host
+# (deploy/nginx.conf routing /events to it), "off" to poll only.
+LIVE_STREAMS = os.getenv("SCOREPAD_LIVE_STREAMS", "auto")
+if LIVE_STREAMS not in ("auto", "on", "off"):
+    raise ImproperlyConfigured(f"SCOREPAD_LIVE_STREAMS={LIVE_STREAMS!r}: use auto, on or off")
+
 # DJANGO_STATIC_ROOT lets `make bench` collect into a temporary directory.
 STATIC_ROOT = Path(os.getenv("DJANGO_STATIC_ROOT", "") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]

@@ -223,7 +223,7 @@ def test_spectator_pages_never_show_the_edit_token(table: models.Game) -> None:
             if response.status_code == 302:
                 assert token not in response.url
                 response = spectator.get(response.url, headers=headers)
-            if name == "watch_events":
+            if name in ("watch_events", "watch_board_events"):
                 # No stream under WSGI (the test client): 204, the page polls. The stream's
                 # own words are read under ASGI in tests/test_live.py.
                 assert response.status_code == 204, url

@@ -111,7 +111,8 @@ def test_the_big_screen_view_has_its_own_layout_and_keeps_polling(client: Client
     poll = re.search(r'class="poller" hx-get="([^"]+)"', page)[1]
     assert poll.startswith(f"/s/{first.evening.view_token}/board/poll?sig=")
     assert poll.endswith("&amp;big=1")
-    assert 'hx-trigger="every 2s"' in page
+    # Every 2 seconds, and whenever its evening's event stream says a game moved.
+    assert 'hx-trigger="every 2s, live from:body"' in page
     # Spectators get names without links to the stats (those read this browser's evenings).
     assert "/players/" not in page
 

@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import coaching, labels, models, services, tally
+from games import coaching, labels, live, models, services, tally
 from games.views import table
 from games.views.access import Access, open_evening, open_with_games, remember, shown
 
@@ -60,6 +60,7 @@ def _board_context(
         "board_url": access.url("board"),
         "poll_url": poll_url + ("&big=1" if big else ""),
         "events_url": access.url("board_events"),
+        "live_stream": live.held(request),
     }
 
 

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
-from games import conflicts, hint, known, labels, models, services
+from games import conflicts, hint, known, labels, live, models, services
 from games.forms import NewEveningForm, RenameForm
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
@@ -145,6 +145,7 @@ def game_context(
         "evening": evening,
         "read_only": read_only,
         "correcting": correcting,
+        "live_stream": live.held(request),
         "urls": urls,
         # The sheet's own address: the spectator's on a read-only page.
         "sheet_url": urls.watch_sheet if read_only else urls.sheet,
