@@ -80,8 +80,10 @@ coach: migrate
 
 # Performance (bench/run.py, under 8 minutes): gunicorn with production settings on SQLite,
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
-# and dropped), each page's requests/s against a trivial view's; fails on a missed budget.
-# Then the capacity in live tables (bench/capacity.py), for the record.
+# and dropped), each page's requests/s against a trivial view's; fails on a missed budget or
+# on any answer a scenario did not expect (a 429 too: the bench's servers run without the
+# rate limits). Then, for the record, the capacity in live tables polling (bench/capacity.py)
+# and holding event streams under the ASGI server (bench/push.py; bench/run.py asgi_server).
 # First the rules engine's own speed (pytest-benchmark), and the coach's review (bench/coach.py:
 # one turn ≤ 5 ms, an 8-player review ≤ 200 ms; builds the yahtzee table if missing).
 # Results: bench/results/latest.json.
