@@ -95,8 +95,8 @@ def stale_score_message(loaded: LoadedGame, post: Any) -> str:
     if claimed is not None:
         player, column, row = claimed
         if not state.is_open(player, column, row):
-            return _("%(name)s's %(cell)s was just scored on another phone: %(value)s. %(up)s") % {
-                "name": state.players[player],
+            return _("%(whose)s %(cell)s was just scored on another phone: %(value)s. %(up)s") % {
+                "whose": labels.whose(state.players[player]),
                 "cell": labels.cell_label(loaded.state, column, row),
                 "value": _written(loaded, player, column, row),
                 "up": up_next(loaded),
@@ -111,9 +111,9 @@ def stale_undo_message(loaded: LoadedGame) -> str:
     if last is not None:
         return _(
             "Nothing was undone: the sheet changed on another phone. "
-            "The last score is now %(name)s's %(cell)s. %(up)s"
+            "The last score is now %(whose)s %(cell)s. %(up)s"
         ) % {
-            "name": loaded.state.players[last.move.player],
+            "whose": labels.whose(loaded.state.players[last.move.player]),
             "cell": labels.cell_label(loaded.state, last.column, last.row),
             "up": up_next(loaded),
         }
@@ -134,10 +134,10 @@ def stale_message(loaded: LoadedGame) -> str:
     last = state.last
     if last is not None and state.current_player is not None:
         return _(
-            "The sheet changed on another phone: the last score is %(name)s's %(cell)s "
+            "The sheet changed on another phone: the last score is %(whose)s %(cell)s "
             "(%(value)s). %(up)s"
         ) % {
-            "name": state.players[last.move.player],
+            "whose": labels.whose(state.players[last.move.player]),
             "cell": labels.cell_label(loaded.state, last.column, last.row),
             "value": _written(loaded, last.move.player, last.column, last.row),
             "up": up_next(loaded),

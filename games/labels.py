@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext_lazy, pgettext_lazy
+from django.utils.translation import gettext, ngettext_lazy, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -110,6 +111,31 @@ def cell_label(game: Game, column: str, row: str) -> str:
     if len(game.columns) > 1:
         label = f"{label} {COLUMN_SYMBOLS.get(column, column)}"
     return label
+
+
+#: The first letters before which French "de" becomes "d’": a vowel, "y", or an "h" (taken as
+#: mute, as in "d’Hugo"), their accented forms included ("d’Émile").
+ELIDING = frozenset("aeiouyhœæ")
+
+
+def whose(name: str) -> str:
+    """A player's name as the owner of a box or a turn: "Alice's" in English; in French
+    "d’Alice", "d’Hélène" but "de Bob". Messages take it whole (``%(whose)s``), because
+    gettext cannot elide: the catalogue has one form before a vowel and one before the rest."""
+    first = unicodedata.normalize("NFD", name[:1].lower())[:1]
+    if first in ELIDING:
+        return pgettext("owner, before a vowel", "%(name)s's") % {"name": name}
+    return pgettext("owner", "%(name)s's") % {"name": name}
+
+
+def decimal_count(value: float) -> int:
+    """The count to choose the plural form of a number shown with decimals by ("1,7 point",
+    "1.7 points"). gettext's plural rules take whole numbers: French puts a decimal below 2
+    in the singular, English puts every decimal in the plural, even 1.0. The whole part does
+    it, except 1, which both rules would take as singular: 0 gives French's singular and
+    English's plural, as the decimal needs."""
+    whole = int(abs(value))
+    return 0 if whole == 1 else whole
 
 
 def written(value: int, crossed: bool) -> str:

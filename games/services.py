@@ -25,7 +25,7 @@ from django.db.models import F, prefetch_related_objects
 from games import live, models
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, Row, gamefile, next_starter
-from games.rules.errors import N_
+from games.rules.errors import N_, Owner
 from games.rules.rulesets import YAHTZEE_BONUS
 
 _random = random.SystemRandom()
@@ -66,9 +66,9 @@ def check_seen(game: models.Game, state: RulesGame, seen: Seen) -> None:
     if seen.player is not None and 0 <= seen.player < len(state.players):
         raise IllegalMove(
             "turn",
-            N_("It is {expected}'s turn, not {player}'s."),
-            expected=state.players[current],
-            player=state.players[seen.player],
+            N_("It is {expected} turn, not {player}."),
+            expected=Owner(state.players[current]),
+            player=Owner(state.players[seen.player]),
         )
     raise IllegalMove("turn", N_("This page is out of date: reload the sheet and try again."))
 

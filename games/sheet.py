@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 
 from games import labels
 from games.rules import UPPER_ROWS, Game, IllegalMove, Played
+from games.rules.errors import Owner
 from games.rules.rulesets import UPPER_BONUS_THRESHOLD, Column
 
 UPPER = {row.value for row in UPPER_ROWS}
@@ -350,11 +351,15 @@ class GameUrls:
 
 
 def explain(error: IllegalMove, ruleset: str = "") -> str:
-    """The engine's refusal in the reader's language, with keys turned into words."""
+    """The engine's refusal in the reader's language, with keys turned into words and the
+    players who own a box or a turn worded as the language does ("d’Ana")."""
     params = dict(error.params)
     for name in ("row", "expected"):
-        if name in params:
+        if isinstance(params.get(name), str):
             params[name] = labels.row_label(ruleset, str(params[name]))
+    for name, value in params.items():
+        if isinstance(value, Owner):
+            params[name] = labels.whose(value.name)
     if "rows" in params:
         params["rows"] = " / ".join(
             labels.row_label(ruleset, r) for r in str(params["rows"]).split(" / ")

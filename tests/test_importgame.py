@@ -100,7 +100,7 @@ BAD = [
     (
         "malformed JSON",
         '{"format": "scorepad.game.v1", "ruleset": ',
-        ["Malformed JSON", "rule: json"],
+        ["not valid JSON: line 1, column 43.", "rule: json"],
     ),
     # Python refuses to read an integer of more than 4,300 digits (a ValueError of its
     # own); the file refuses any number longer than a game can hold.

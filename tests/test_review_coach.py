@@ -222,7 +222,7 @@ def test_with_no_dice_recorded_the_leaderboard_says_so(client: Client, coach_tab
     assert "— : no dice recorded: values were typed." in _text(html)
     html = _board(client, game, lang="fr")
     assert _lost_cells(html) == ["—"] * 2
-    assert "— : aucun dé noté : les valeurs ont été tapées." in _text(html)
+    assert "— : aucun dé noté : les valeurs ont été saisies." in _text(html)
 
 
 def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_solved(

@@ -2,10 +2,24 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def N_(message: str) -> str:
     """Mark a message for translation without translating it (the engine has no Django)."""
     return message
+
+
+@dataclass(frozen=True)
+class Owner:
+    """A player's name in a message as the owner of what it speaks of: "Ana's" in the
+    engine's English ("It is {expected} turn" with ``expected=Owner("Ana")``); the web
+    layer words it in the reader's language ("d’Ana", "de Ben")."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.name}'s"
 
 
 class IllegalMove(ValueError):

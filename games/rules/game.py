@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from .dice import Dice, parse_dice
-from .errors import N_, IllegalMove
+from .errors import N_, IllegalMove, Owner
 from .rulesets import (
     UPPER_BONUS,
     UPPER_BONUS_THRESHOLD,
@@ -426,9 +426,9 @@ class Game:
             if mover != player:
                 raise IllegalMove(
                     "turn",
-                    N_("It is {expected}'s turn, not {player}'s."),
-                    expected=self._name(player),
-                    player=self._name(mover),
+                    N_("It is {expected} turn, not {player}."),
+                    expected=Owner(self._name(player)),
+                    player=Owner(self._name(mover)),
                 )
         column = move.column
         if column is None:
@@ -460,8 +460,8 @@ class Game:
         if (column, row) in self._sheets[player]:
             raise IllegalMove(
                 "filled",
-                N_("{player}'s {row} ({column}) is already filled."),
-                player=self._name(player),
+                N_("{player} {row} ({column}) is already filled."),
+                player=Owner(self._name(player)),
                 row=row,
                 column=column,
             )

@@ -66,12 +66,12 @@ def _decode(data: str | bytes) -> Any:
     try:
         return json.loads(data, parse_int=_short_int)
     except json.JSONDecodeError as error:
+        # Where, not Python's English words for what (they would show on a French page).
         raise GameFileError(
             "json",
-            N_("Malformed JSON at line {line}, column {col}: {problem}."),
+            N_("The file is not valid JSON: line {line}, column {col}."),
             line=error.lineno,
             col=error.colno,
-            problem=error.msg,
         ) from None
     except RecursionError:
         raise GameFileError("json", N_("The JSON is nested too deeply.")) from None

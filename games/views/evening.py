@@ -176,13 +176,10 @@ def import_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 def refusal(error: GameFileError) -> str:
-    """What ``importgame`` says of a refused file (the turn, the message, the rule), in
-    the reader's language."""
+    """What ``importgame`` says of a refused file, in the reader's language: the turn and
+    the message. The rule's key (``filled``), which the command prints for a script, is
+    left out: the message already says it in words."""
     message = explain(error)
     if error.turn is None:
-        return _("%(message)s (rule: %(rule)s)") % {"message": message, "rule": error.rule}
-    return _("Turn %(turn)s: %(message)s (rule: %(rule)s)") % {
-        "turn": error.turn,
-        "message": message,
-        "rule": error.rule,
-    }
+        return message
+    return _("Turn %(turn)s: %(message)s") % {"turn": error.turn, "message": message}

@@ -85,9 +85,9 @@ def _corrections(game: Any, state: services.RulesGame) -> list[dict[str, Any]]:
     """The boxes corrected after the game ended, oldest first: old → new, and when."""
     return [
         {
-            "text": _("%(name)s's %(cell)s: %(old)s → %(new)s")
+            "text": _("%(whose)s %(cell)s: %(old)s → %(new)s")
             % {
-                "name": fix.player.name,
+                "whose": labels.whose(fix.player.name),
                 "cell": labels.cell_label(state, fix.column, fix.row),
                 "old": labels.written(fix.old_value, fix.old_crossed),
                 "new": labels.written(fix.new_value, fix.new_crossed),
@@ -153,7 +153,19 @@ def _taken_words(decision: coaching.Decision, state: services.RulesGame) -> str:
 def _cost_words(lost: float) -> str:
     if lost == 0.0:
         return _("best choice")
-    return _("cost %(points)s points") % {"points": _points(lost)}
+    n = labels.decimal_count(round(lost, 1))
+    return ngettext("cost %(points)s point", "cost %(points)s points", n) % {
+        "points": _points(lost)
+    }
+
+
+def _luck_words(luck: float) -> str:
+    n = labels.decimal_count(round(luck, 1))
+    return ngettext(
+        "Luck of the dice this turn: %(luck)s point against what optimal play expected.",
+        "Luck of the dice this turn: %(luck)s points against what optimal play expected.",
+        n,
+    ) % {"luck": _signed(luck)}
 
 
 def _decision_label(decision: coaching.Decision, after_stop: bool) -> str:
@@ -194,7 +206,7 @@ def _turn_view(turn: coaching.TurnAnalysis, state: services.RulesGame, step: Any
         "cost": _cost_words(turn.lost) if turn.analysed else "",
         "is_best": turn.analysed and turn.lost == 0.0,
         "best": best_text,
-        "luck": _signed(turn.luck),
+        "luck": _luck_words(turn.luck),
         "cell": _cell_words(state, turn.cell),
         "decisions": decisions,
     }

@@ -87,7 +87,11 @@ def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> Htt
             [r.total for r in recent],
             highlighted=[r.won for r in recent],
             title=_("Recent totals"),
-            description=_("The totals of the last %(count)d finished games, oldest first.")
+            description=ngettext(
+                "The total of the last finished game.",
+                "The totals of the last %(count)d finished games, oldest first.",
+                len(recent),
+            )
             % {"count": len(recent)},
             y_label=_("Points"),
         )

@@ -488,7 +488,10 @@ def undo(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Ht
     loaded, played = services.undo(game.pk, seen)
     name = loaded.state.players[played.move.player]
     label = labels.row_label(game.ruleset, played.row)
-    notice = _("Undone: %(name)s's %(cell)s is open again.") % {"name": name, "cell": label}
+    notice = _("Undone: %(whose)s %(cell)s is open again.") % {
+        "whose": labels.whose(name),
+        "cell": label,
+    }
     return _respond(request, loaded.record, loaded, notice=notice)
 
 
@@ -699,8 +702,8 @@ def _write_correction(
             "reason": explain(refused.error, game.ruleset),
         }
         return _respond(request, game, status=422, error=message, correcting=True)
-    notice = _("Corrected: %(name)s's %(cell)s, %(old)s → %(new)s.") % {
-        "name": correction.player.name,
+    notice = _("Corrected: %(whose)s %(cell)s, %(old)s → %(new)s.") % {
+        "whose": labels.whose(correction.player.name),
         "cell": labels.cell_label(loaded.state, correction.column, correction.row),
         "old": labels.written(correction.old_value, correction.old_crossed),
         "new": labels.written(correction.new_value, correction.new_crossed),
