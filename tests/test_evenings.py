@@ -484,7 +484,7 @@ def test_the_board_marks_who_is_to_play_in_the_game_being_played(client: Client)
     now = html.split('class="now-totals"')[1].split("</ol>")[0]
     assert now.count('<span class="turn">to play</span>') == 1
     current = re.findall(
-        r'<li class="current"><span class="name">(\w+)</span> <span class="turn">', now
+        r'<li class="current"><span class="name"[^>]*>(\w+)</span> <span class="turn">', now
     )
     assert current == ["Bob"]
 

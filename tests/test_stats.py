@@ -90,7 +90,9 @@ def test_the_leaderboard_shows_the_tally_in_order_and_the_current_game_apart(
     first, (g1, g2, g3, g4) = three_games()
     html = client.get(reverse("board", args=[first.evening.token])).content.decode()
     table = html[html.index('class="tally-table"') :]
-    names = re.findall(r'<th scope="row" class="who">\s*<a href="[^"]+">([^<]+)</a>', table)
+    names = re.findall(
+        r'<th scope="row" class="who">\s*<a class="name" href="[^"]+"[^>]*>([^<]+)</a>', table
+    )
     assert names == ["Bob", "Ann", "Cy"]
     wins = re.findall(r'<td class="wins">(\d+)</td>', table)
     assert wins == ["2", "2", "0"]

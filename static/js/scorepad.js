@@ -1,18 +1,47 @@
 // Keep the sheet where the player left it: a tap swaps the whole #game block,
-// which would otherwise scroll the sheet back to its top-left corner.
+// which would otherwise scroll the sheet back to its top-left corner. When the player to play
+// has changed (a score here or on another phone), the sheet follows the turn instead: it
+// scrolls sideways to bring that player's columns into view, as the strip does their chip.
 (function () {
   "use strict";
   var saved = null;
+  var up = null;
+  function playerUp() {
+    var chip = document.querySelector("nav.strip [aria-current] [data-player]");
+    return chip ? chip.dataset.player : null;
+  }
+  function showPlayerUp(wrap) {
+    var heads = wrap.querySelectorAll("thead .colhead.current");
+    if (!heads.length || wrap.scrollWidth <= wrap.clientWidth) return;
+    var box = wrap.getBoundingClientRect();
+    var labels = wrap.querySelector("thead .rowhead");
+    // The row labels stay pinned on the left: the columns show right of them.
+    var left = labels ? labels.getBoundingClientRect().right : box.left;
+    var first = heads[0].getBoundingClientRect();
+    var last = heads[heads.length - 1].getBoundingClientRect();
+    // Centred, as far as they fit: clear of the fading edge, their neighbours in sight.
+    var room = box.right - left;
+    var span = Math.min(last.right - first.left, room);
+    if (first.left < left || first.left + span > box.right) {
+      wrap.scrollLeft += first.left - left - (room - span) / 2;
+    }
+  }
   document.addEventListener("htmx:beforeSwap", function () {
     var wrap = document.querySelector(".sheet-wrap");
     saved = wrap ? [wrap.scrollTop, wrap.scrollLeft] : null;
+    up = playerUp();
   });
   document.addEventListener("htmx:afterSwap", function () {
     var wrap = document.querySelector(".sheet-wrap");
     if (wrap && saved) {
       wrap.scrollTop = saved[0];
       wrap.scrollLeft = saved[1];
+      if (playerUp() !== up) showPlayerUp(wrap);
     }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var wrap = document.querySelector(".sheet-wrap");
+    if (wrap) showPlayerUp(wrap);
   });
 })();
 
