@@ -1,11 +1,15 @@
 """The sheet for every pair of hands, in Chromium (issue 23): what a screen reader names each
-box by, read from the accessibility tree."""
+box by, read from the accessibility tree; a write the server is slow to answer, which says
+it is sending."""
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from browser_table import Table
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
 from games import models
@@ -47,3 +51,72 @@ def test_the_would_be_scores_of_the_dice_are_named_with_their_points(table: Tabl
     table.write(button.click)
     expect(page.get_by_role("cell", name="Ann, Ones, 3, scored", exact=True)).to_be_visible()
     assert models.Entry.objects.get().value == 3
+
+
+# --- a write the server is slow to answer (item 7) ------------------------------------------
+
+#: When the page saw the tap, and when Confirm turned busy (performance.now(), in ms).
+WATCH_BUSY = """() => {
+  window.busyAt = null;
+  document.addEventListener("click", () => { window.tappedAt = performance.now(); }, true);
+  new MutationObserver(() => {
+    const button = document.querySelector("form.picker button.confirm-button[aria-busy=true]");
+    if (button && window.busyAt === null) window.busyAt = performance.now();
+  }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["aria-busy"] });
+}"""
+
+
+@pytest.mark.parametrize(
+    ("language", "sending", "still"),
+    [("en", "Sending…", "Still sending"), ("fr", "Envoi…", "Envoi en cours")],
+)
+def test_a_confirm_unanswered_for_eight_seconds_says_it_is_sending(
+    table: Table, language: str, sending: str, still: str
+) -> None:
+    page = table.page
+    page.context.set_extra_http_headers({"Accept-Language": language})
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    held: list[Route] = []
+    page.route("**/score", lambda route: held.append(route))  # answered 8 s after it left
+    table.cell(0, "fives", "free").locator("a.tap").click()
+    picker = page.locator("form.picker")
+    picker.locator("input[name=choice][value='v:15']").check()
+    confirm = picker.locator("button.confirm-button")
+    page.evaluate(WATCH_BUSY)
+    confirm.click()
+    sent = time.monotonic()
+    expect(confirm).to_have_attribute("aria-busy", "true", timeout=2_000)
+    expect(picker).to_have_attribute("aria-busy", "true")
+    busy_after = page.evaluate("window.busyAt - window.tappedAt")
+    assert 300 <= busy_after <= 600, busy_after
+    # What the button reads: its label in place of "Confirm".
+    label = confirm.evaluate("b => getComputedStyle(b, '::after').content")
+    assert label == f'"{sending}"'
+    expect(confirm).to_have_accessible_name(re.compile(sending))
+    # A second tap is not sent, and says the first is on its way.
+    confirm.click()
+    note = page.locator("#still-sending")
+    expect(note).to_be_visible()
+    expect(note).to_have_text(re.compile(f"^{still}"))
+    expect(note).to_have_attribute("role", "status")
+    page.wait_for_timeout(300)
+    assert len(held) == 1
+    # The answer, 8 s after the tap, clears it all.
+    page.wait_for_timeout(max(0, 8_000 - (time.monotonic() - sent) * 1000))
+    held[0].fulfill(response=held[0].fetch())
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    expect(page.locator(".notice")).to_contain_text("15")
+    expect(page.locator("[aria-busy]")).to_have_count(0)
+    expect(page.locator(".sending, #still-sending")).to_have_count(0)
+    assert models.Entry.objects.count() == 1
+
+
+def test_a_quick_answer_never_shows_busy(table: Table) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    page.evaluate(WATCH_BUSY)
+    table.pick(0, "fives", "free", "v:15")
+    page.wait_for_timeout(400)
+    assert page.evaluate("window.busyAt") is None
+    expect(page.locator("[aria-busy], .sending")).to_have_count(0)
+

@@ -282,3 +282,81 @@
   document.addEventListener("DOMContentLoaded", showCurrent);
   document.addEventListener("htmx:afterSwap", showCurrent);
 })();
+
+// A write the server has not answered within 300 ms says so: its form and its button are
+// aria-busy and the button reads "Sending…" (Confirm answered in 8 s would otherwise look
+// like a tap that did nothing). Another write tapped meanwhile is not sent, as the one not
+// sent yet above is not overtaken: it would carry the same version, so it would only be
+// refused as out of date (or be the same write twice); a line says the first is still on
+// its way instead. A write that fails is the retry's above ("not sent yet"), no longer busy.
+(function () {
+  "use strict";
+  var BUSY_AFTER_MS = 300;
+  var sending = null; // {form, button, timer}: the write under way
+
+  function isWrite(verb) {
+    return Boolean(verb) && verb.toLowerCase() !== "get";
+  }
+  function text(name) {
+    return document.body.dataset[name] || "";
+  }
+  function busy() {
+    if (!sending) return;
+    [sending.form, sending.button].forEach(function (elt) {
+      if (elt) elt.setAttribute("aria-busy", "true");
+    });
+    if (sending.button) {
+      sending.button.dataset.busyLabel = text("sending");
+      sending.button.classList.add("sending");
+    }
+  }
+  function stillSending() {
+    var note = document.getElementById("still-sending");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "still-sending";
+      note.className = "network still-sending";
+      note.setAttribute("role", "status");
+      var where = document.getElementById("panel") || document.getElementById("main");
+      if (!where) return;
+      where.prepend(note);
+    }
+    note.textContent = text("stillSending");
+  }
+  function done() {
+    if (!sending) return;
+    clearTimeout(sending.timer);
+    [sending.form, sending.button].forEach(function (elt) {
+      if (elt) elt.removeAttribute("aria-busy");
+    });
+    if (sending.button) sending.button.classList.remove("sending");
+    var note = document.getElementById("still-sending");
+    if (note) note.remove();
+    sending = null;
+  }
+
+  // htmx asks this before it sends anything, even a tap it would otherwise drop unseen.
+  document.addEventListener("htmx:confirm", function (event) {
+    if (!sending || !isWrite(event.detail.verb)) return;
+    event.preventDefault();
+    busy();
+    stillSending();
+  });
+  // After the retry's handler, which may hold a write back (then it is not under way).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (event.defaultPrevented || !config || !isWrite(config.verb)) return;
+    var elt = event.detail.elt;
+    // A write sent again comes from no form: it is the one marked "not sent yet".
+    var form = (elt.closest && elt.closest("form")) || document.querySelector("form.unsent");
+    var trigger = config.triggeringEvent;
+    var button = (trigger && trigger.submitter) || (elt.tagName === "BUTTON" ? elt : null);
+    if (!button && form) button = form.querySelector("button[type=submit]");
+    done();
+    sending = { form: form, button: button, timer: setTimeout(busy, BUSY_AFTER_MS) };
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (config && isWrite(config.verb)) done();
+  });
+})();
