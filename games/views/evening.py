@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
@@ -59,8 +60,12 @@ def _evening_page(
         "games": game_summaries(games, access),
         "board_url": access.url("board"),
         "big_url": access.url("board") + "?big=1",
-        "games_csv_url": access.url("evening_csv"),
-        "tally_csv_url": access.url("tally_csv"),
+        # The files for a spreadsheet in the page's language (";" and a decimal comma in
+        # French), and the plain ones for scripts (games.views.spreadsheet).
+        "games_csv_url": f"{access.url('evening_csv')}?lang={get_language()}",
+        "tally_csv_url": f"{access.url('tally_csv')}?lang={get_language()}",
+        "games_csv_plain_url": access.url("evening_csv"),
+        "tally_csv_plain_url": access.url("tally_csv"),
     }
     # The template draws each link's QR code (the qr_code global, scorepad/jinja2.py).
     watch = reverse("watch_evening", args=[evening.view_token])

@@ -1,23 +1,38 @@
-"""An evening to a spreadsheet: its games and its tally as CSV files.
+"""An evening to a spreadsheet: its games and its tally as CSV files, in two kinds.
 
-The header rows are stable English keys, not the reader's language: a spreadsheet's
-formulas, a pivot table or a script refer to columns by their header, and they must
-keep working whoever downloaded the file (a French and an English phone give the same
-file). Values are machine-plain for the same reason: 1/0 for yes/no (they add up into
-wins), a dot before decimals, rule sets by key. Numbers come from the tally (games.tally),
-which reads what the rules engine counted; nothing is scored here.
+At their plain addresses (``games.csv``, ``tally.csv``) the files are for scripts: the
+header rows are stable English keys, not the reader's language, because a spreadsheet's
+formulas, a pivot table or a script refer to columns by their header, and they must keep
+working whoever downloaded the file (a French and an English phone give the same file).
+Values are machine-plain for the same reason: 1/0 for yes/no (they add up into wins), a
+dot before decimals, rule sets by key, commas between fields.
+
+With ``?lang=fr`` (any language of the site) they are for a person's spreadsheet in that
+language: the headers in its words, the five-alike column named as the evening's box
+("Yams" on a Yam evening), rule sets by name, and the separators its Excel and
+LibreOffice read a CSV file with — in French a decimal comma, and so ";" between fields.
+The evening page links to the files of its own language, and to the plain ones.
+
+Numbers come from the tally (games.tally), which reads what the rules engine counted;
+nothing is scored here.
 """
 
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from django.http import HttpResponse
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import formats, translation
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from games import tally
+from games import labels, tally
 from games.views import table
 from games.views.access import Access, open_with_games
 
@@ -33,33 +48,107 @@ TALLY_HEADER = [
     "bonuses",
     "yahtzees",
 ]
-#: What a spreadsheet would take for the start of a formula in a cell typed by a player.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+#: What a spreadsheet splits a CSV line on, by the language of the computer that opens it
+#: (a comma where the decimal is a dot, ";" where it is a comma): either can cut a cell
+#: inside a name written for the other.
+SEPARATORS = (",", ";")
+#: Where a name could start a cell: its start, and after a separator (spaces and quotes
+#: between them are not seen), before what a spreadsheet takes for the start of a formula:
+#: = + - @, a tab or a return.
+CELL_STARTS = re.compile(r"(^|[,;][\s\"]*)(?=[=+\-@\t\r])")
+
+
+#: The headers of the files for a person's spreadsheet: the keys' words in the reader's
+#: language (the five-alike column takes the evening's own name for the box).
+HEADER_WORDS = {
+    "game": gettext_lazy("Game"),
+    "ruleset": gettext_lazy("Rules"),
+    "finished": gettext_lazy("Finished"),
+    "seat": gettext_lazy("Seat"),
+    "player": gettext_lazy("Player"),
+    "total": gettext_lazy("Total"),
+    "rank": gettext_lazy("Rank"),
+    "won": gettext_lazy("Won"),
+    "games": gettext_lazy("Games"),
+    "wins": gettext_lazy("Wins"),
+    "points": gettext_lazy("Points"),
+    "average": gettext_lazy("Average"),
+    "best": gettext_lazy("Best"),
+    "bonuses": gettext_lazy("Bonuses"),
+}
 
 
 def text(value: str) -> str:
-    """A name as text in any spreadsheet: a leading ' keeps "=HYPERLINK(…)" from running
-    as a formula on the reader's computer (CSV injection)."""
-    return "'" + value if value.startswith(FORMULA_STARTS) else value
+    """A name as text in any spreadsheet: a ' keeps "=HYPERLINK(…)" from running as a
+    formula on the reader's computer (CSV injection, as OWASP describes it), at the start
+    of the name and wherever a separator could start a cell in it ("x;'=1+5;y")."""
+    return CELL_STARTS.sub(r"\1'", value)
 
 
-def _csv(filename: str, header: Sequence[str], rows: Iterable[Sequence[object]]) -> HttpResponse:
+@dataclass(frozen=True)
+class Kind:
+    """Which file: for scripts (``lang`` None: English keys, "," between fields, "." before
+    decimals), or for a spreadsheet in ``lang``, with the separators it reads."""
+
+    lang: str | None = None
+
+    @property
+    def decimal(self) -> str:
+        return "." if self.lang is None else formats.get_format("DECIMAL_SEPARATOR", self.lang)
+
+    @property
+    def delimiter(self) -> str:
+        # Excel and LibreOffice split on ";" where a comma is the decimal separator.
+        return ";" if self.decimal == "," else ","
+
+    def filename(self, evening: Any, what: str) -> str:
+        lang = "" if self.lang is None else f"-{self.lang}"
+        return f"scorepad-{evening.created_at:%Y-%m-%d}-{what}{lang}.csv"
+
+    def header(self, keys: Sequence[str], five_alike: str = "") -> list[str]:
+        if self.lang is None:
+            return list(keys)
+        words = {**HEADER_WORDS, "yahtzees": five_alike}
+        return [str(words[key]) for key in keys]
+
+
+def kind(request: HttpRequest) -> Kind:
+    """The file a request asks for: ``?lang=fr`` for a French spreadsheet, nothing for the
+    plain file; a 404 for a language the site does not speak."""
+    lang = request.GET.get("lang")
+    if lang is not None and lang not in dict(settings.LANGUAGES):
+        raise Http404("No such language.")
+    return Kind(lang)
+
+
+def _csv(
+    kind: Kind, filename: str, header: Sequence[str], rows: Iterable[Sequence[object]]
+) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, filename)
     # The byte order mark is how Excel knows the file is UTF-8 (and shows "Chloé", not "ChloÃ©").
     response.write("\ufeff")
-    writer = csv.writer(response)
-    writer.writerow(header)
-    writer.writerows(rows)
+    plain = csv.writer(response, delimiter=kind.delimiter)
+    quoted = csv.writer(response, delimiter=kind.delimiter, quoting=csv.QUOTE_ALL)
+    plain.writerow(header)
+    (other,) = set(SEPARATORS) - {kind.delimiter}
+    for row in rows:
+        # The csv module quotes a field holding its own delimiter; one holding the other
+        # separator has its row quoted too, so that a reader splitting on both
+        # (LibreOffice can) keeps it one cell. Excel in the other language splits it
+        # anyway ("x;=1+5;y" in three cells): text() put a ' where a cell would start.
+        holds_other = any(isinstance(field, str) and other in field for field in row)
+        (quoted if holds_other else plain).writerow(row)
     return response
 
 
-def _games(access: Access) -> HttpResponse:
+def _games(access: Access, kind: Kind) -> HttpResponse:
     evening, games = open_with_games(access)
+    ruleset = str if kind.lang is None else labels.ruleset_short
     rows = (
         [
             game.record.number,
-            game.record.ruleset,
+            ruleset(game.record.ruleset),
             int(game.finished),
             result.seat + 1,
             text(result.name),
@@ -70,11 +159,12 @@ def _games(access: Access) -> HttpResponse:
         for game in games
         for result in tally.results(game)
     )
-    return _csv(f"scorepad-{evening.created_at:%Y-%m-%d}-games.csv", GAMES_HEADER, rows)
+    return _csv(kind, kind.filename(evening, "games"), kind.header(GAMES_HEADER), rows)
 
 
-def _tally(access: Access) -> HttpResponse:
+def _tally(access: Access, kind: Kind) -> HttpResponse:
     evening, games = open_with_games(access)
+    five_alike = labels.five_of_a_kind_plural(game.record.ruleset for game in games)
     rows = (
         [
             line.rank,
@@ -82,31 +172,42 @@ def _tally(access: Access) -> HttpResponse:
             line.games,
             line.wins,
             line.total,
-            "" if line.average is None else f"{line.average:.1f}",
+            "" if line.average is None else f"{line.average:.1f}".replace(".", kind.decimal),
             "" if line.best is None else line.best,
             line.bonuses,
             line.yahtzees,
         ]
         for line in tally.evening_tally(games).lines
     )
-    return _csv(f"scorepad-{evening.created_at:%Y-%m-%d}-tally.csv", TALLY_HEADER, rows)
+    header = kind.header(TALLY_HEADER, five_alike)
+    return _csv(kind, kind.filename(evening, "tally"), header, rows)
+
+
+def _file(
+    make: Callable[[Access, Kind], HttpResponse], request: HttpRequest, access: Access
+) -> HttpResponse:
+    asked = kind(request)
+    # The address's language, whatever the browser's (the plain file: none, its keys are
+    # English): one address, one file.
+    with translation.override(asked.lang):
+        return make(access, asked)
 
 
 @require_safe
 def evening_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _games(Access(False, token))
+    return _file(_games, request, Access(False, token))
 
 
 @require_safe
 def watch_evening_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _games(Access(True, view_token))
+    return _file(_games, request, Access(True, view_token))
 
 
 @require_safe
 def tally_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _tally(Access(False, token))
+    return _file(_tally, request, Access(False, token))
 
 
 @require_safe
 def watch_tally_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _tally(Access(True, view_token))
+    return _file(_tally, request, Access(True, view_token))
