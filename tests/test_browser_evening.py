@@ -55,7 +55,9 @@ def test_a_game_file_is_imported_as_the_evenings_next_game(table: Table) -> None
     assert table.game().entries.count() == 2
 
 
-def test_a_refused_file_says_the_turn_and_the_rule_and_nothing_is_stored(table: Table) -> None:
+def test_a_refused_file_says_the_turn_and_what_is_wrong_and_nothing_is_stored(
+    table: Table,
+) -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
     page = table.page
     page.goto(evening_url(table, game))
@@ -64,8 +66,9 @@ def test_a_refused_file_says_the_turn_and_the_rule_and_nothing_is_stored(table: 
     page.locator("#import-file").set_input_files(game_file(doc(turns=turns)))
     page.get_by_role("button", name="Import", exact=True).click()
     alert = page.locator("#import [role=alert]")
-    expect(alert).to_contain_text("Turn 3:")
-    expect(alert).to_contain_text("(rule: filled)")
+    expect(alert).to_contain_text("Turn 3: Ana's Ones (Free) is already filled.")
+    # The rule's key ("filled") is the command line's: the page says it in words.
+    expect(alert).not_to_contain_text("(rule:")
     # The page shows the form that refused it, its field focused, at the bottom of the page.
     expect(page.locator("#import-file")).to_be_focused()
     expect(alert).to_be_in_viewport()
@@ -155,9 +158,10 @@ def test_the_evenings_games_download_as_csv(table: Table, tmp_path: Path) -> Non
     play(game, by_player(best, least))
     page = table.page
     page.goto(evening_url(table, game))
-    for link, header in (("Games (CSV)", "game"), ("Tally (CSV)", "rank")):
+    # The plain files, for scripts: English keys, commas.
+    for link, header in (("games.csv", "game"), ("tally.csv", "rank")):
         with page.expect_download() as info:
-            page.get_by_role("link", name=link).click()
+            page.get_by_role("link", name=link, exact=True).click()
         download = info.value
         assert download.suggested_filename.endswith(".csv")
         path = tmp_path / download.suggested_filename
@@ -172,6 +176,14 @@ def test_the_evenings_games_download_as_csv(table: Table, tmp_path: Path) -> Non
             assert chloe["total"] == str(results["Chloé"].total) and chloe["won"] == "1"
         else:
             assert chloe["points"] == str(results["Chloé"].total) and chloe["wins"] == "1"
+    # The buttons: the files for a spreadsheet in the page's language, its words for headers.
+    with page.expect_download() as info:
+        page.get_by_role("link", name="Tally (CSV)").click()
+    assert info.value.suggested_filename.endswith("-tally-en.csv")
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    header = next(csv.reader(io.StringIO(path.read_bytes().decode("utf-8-sig"))))
+    assert header[:2] == ["Rank", "Player"] and header[-1] == "Yams"
 
 
 # --- accessibility ------------------------------------------------------------------------------
