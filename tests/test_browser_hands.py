@@ -1,6 +1,6 @@
 """The sheet for every pair of hands, in Chromium (issue 23): what a screen reader names each
 box by, read from the accessibility tree; a write the server is slow to answer, which says
-it is sending."""
+it is sending; a whole turn by keyboard, counted in keys."""
 
 from __future__ import annotations
 
@@ -120,3 +120,133 @@ def test_a_quick_answer_never_shows_busy(table: Table) -> None:
     assert page.evaluate("window.busyAt") is None
     expect(page.locator("[aria-busy], .sending")).to_have_count(0)
 
+
+# --- a turn by keyboard (item 8) ------------------------------------------------------------
+
+
+def focused(page: Page) -> dict[str, str | None]:
+    """What has the focus: its tag, class and value, and its box if it is in one."""
+    return page.evaluate(
+        """() => {
+          const e = document.activeElement;
+          const cell = e.closest("td.cell");
+          return {tag: e.tagName.toLowerCase(), cls: e.className, value: e.value || null,
+                  checked: e.checked === undefined ? null : String(e.checked),
+                  box: cell ? `${cell.dataset.player} ${cell.dataset.row}` : null};
+        }"""
+    )
+
+
+def settled(page: Page) -> None:
+    """Wait until htmx has taken up what it swapped in: until then (its 20 ms settle) a form
+    it has not processed yet would be sent by the browser itself, as a page load."""
+    page.wait_for_function("() => !document.querySelector('.htmx-settling, .htmx-swapping')")
+
+
+class Keys:
+    """The keys pressed on the page, counted."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.count = 0
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.count += 1
+
+
+def test_the_first_tab_reaches_skip_to_the_sheet_shown_on_focus(table: Table) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    skip = page.get_by_role("link", name="Skip to the sheet")
+    box = skip.bounding_box()
+    assert box is None or box["y"] + box["height"] <= 0  # out of sight until focused
+    page.keyboard.press("Tab")
+    expect(skip).to_be_focused()
+    box = skip.bounding_box()
+    assert box and box["y"] >= 0 and box["width"] > 40 and box["height"] >= 40
+    page.keyboard.press("Enter")
+    assert focused(page)["box"] == "0 ones"
+
+
+def test_a_value_turn_takes_four_keys_at_most_and_the_focus_waits_for_the_next_player(
+    table: Table,
+) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    keys = Keys(page)
+    keys.press("Tab")
+    keys.press("Enter")  # Skip to the sheet: Ann's first open box
+    assert keys.count == 2
+    assert focused(page) == {"tag": "a", "cls": "tap", "value": None, "checked": None,
+                             "box": "0 ones"}  # fmt: skip
+
+    # Ann: 2 in Ones. Enter opens the box's values with the first one focused...
+    keys.count = 0
+    keys.press("Enter")
+    expect(page.locator("form.picker input[name=choice]").first).to_be_focused()
+    assert focused(page)["value"] == "v:1"
+    keys.press("ArrowRight")  # ...an arrow picks the next one, as radios do...
+    assert focused(page)["value"] == "v:2" and focused(page)["checked"] == "true"
+    table.write(lambda: keys.press("Enter"))  # ...and Enter confirms it.
+    settled(page)
+    assert keys.count <= 4
+    assert models.Entry.objects.get().value == 2
+    # The focus is on the next player's first open box.
+    expect(table.cell(1, "ones", "free").locator("a.tap")).to_be_focused()
+    assert page.evaluate("document.activeElement.closest('td').dataset.player") == "1"
+
+    # Bob: the first value, with Space, then Tab and Enter on Confirm.
+    keys.count = 0
+    keys.press("Enter")
+    expect(page.locator("form.picker input[name=choice]").first).to_be_focused()
+    keys.press("Space")
+    assert focused(page)["value"] == "v:1" and focused(page)["checked"] == "true"
+    # Enter on the value confirms it (Tab goes on to Cancel, then Confirm: the next test).
+    table.write(lambda: keys.press("Enter"))
+    settled(page)
+    assert keys.count <= 4
+    assert [e.value for e in models.Entry.objects.order_by("pk")] == [2, 1]
+    expect(table.cell(0, "twos", "free").locator("a.tap")).to_be_focused()
+
+
+def test_enter_on_a_value_not_picked_yet_asks_for_one(table: Table) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    expect(page.locator("form.picker input[name=choice]").first).to_be_focused()
+    page.keyboard.press("Enter")  # nothing picked: nothing sent
+    page.wait_for_timeout(300)
+    assert not models.Entry.objects.exists()
+    assert page.evaluate("document.querySelector('form.picker').checkValidity()") is False
+
+
+def test_confirm_reached_by_tab_writes_and_the_focus_follows_the_turn(table: Table) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    table.cell(0, "fives", "free").locator("a.tap").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("form.picker input[name=choice]").first).to_be_focused()
+    page.keyboard.press("Space")
+    # Tab leaves the values (Cross out is one of them) for Cancel, then Confirm.
+    page.keyboard.press("Tab")
+    expect(page.locator("form.picker").get_by_role("link", name="Cancel")).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(page.locator("form.picker button.confirm-button")).to_be_focused()
+    table.write(lambda: page.keyboard.press("Enter"))
+    expect(table.cell(1, "ones", "free").locator("a.tap")).to_be_focused()
+
+
+def test_dice_typed_by_keyboard_keep_the_focus_on_their_face(table: Table) -> None:
+    page = table.page
+    table.start(["Ann", "Bob"], "yahtzee", mode="dice", starter=1)
+    three = page.locator("form.faces button[name=face][value='3']")
+    three.focus()
+    for _ in range(4):
+        table.write(lambda: page.keyboard.press("Enter"))
+        settled(page)
+        expect(three).to_be_focused()
+    table.write(lambda: page.keyboard.press("Enter"))  # the fifth die: the faces are done
+    expect(page.locator("td.cell button.tap.preview").first).to_be_focused()

@@ -360,3 +360,87 @@
     if (config && isWrite(config.verb)) done();
   });
 })();
+
+// The sheet by keyboard, a turn in four keys at most: Enter on a box opens its chooser with
+// the focus on its first value (the arrows or Space pick one, as radios do), Enter confirms,
+// and the focus then waits on the next player's first open box. A swap of the game removes
+// what had the focus: it goes back to the same control when the new page has it (a die, a
+// mode, a box), else, after a key, to the first open box. "Skip to the sheet" leads there
+// too. Moves made after a key only: a tap leaves the focus where the browser puts it.
+(function () {
+  "use strict";
+  var keyboard = false;
+  var had = null; // the control that had the focus before a swap, as a selector
+
+  document.addEventListener("keydown", function () {
+    keyboard = true;
+  }, true);
+  document.addEventListener("pointerdown", function () {
+    keyboard = false;
+  }, true);
+
+  function firstOpenBox() {
+    return document.querySelector(
+      "#game .sheet td.cell a.tap:not(.fix), #game .sheet td.cell button.tap.preview"
+    );
+  }
+  function selectorOf(elt) {
+    var cell = elt.closest("td.cell");
+    if (cell) {
+      return 'td.cell[data-player="' + cell.dataset.player + '"][data-column="' +
+        cell.dataset.column + '"][data-row="' + cell.dataset.row + '"] ' +
+        elt.tagName.toLowerCase() + ".tap";
+    }
+    if (elt.id) return "#" + CSS.escape(elt.id);
+    var form = elt.form || elt.closest("form");
+    if (!elt.name || !form || !form.getAttribute("action")) return null;
+    return 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] [name="' +
+      CSS.escape(elt.name) + '"][value="' + CSS.escape(elt.value) + '"]';
+  }
+  function focusable(elt) {
+    return elt && !elt.disabled && elt.getClientRects().length > 0;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var focused = document.activeElement;
+    var target = event.detail.target;
+    had = focused && target && target.contains(focused) ? selectorOf(focused) : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    var picker = target && target.id === "panel" && target.querySelector("form.picker");
+    if (picker && keyboard) {
+      var value = picker.querySelector("input[name=choice]");
+      if (value) value.focus();
+      return;
+    }
+    var focused = document.activeElement;
+    if (focused && focused !== document.body && document.contains(focused)) return;
+    var again = had && document.querySelector(had);
+    if (focusable(again)) {
+      again.focus({ preventScroll: !keyboard });
+    } else if (keyboard) {
+      var box = firstOpenBox();
+      if (box) box.focus();
+    }
+  });
+  // Enter on a value confirms it, whatever the browser does with Enter on a radio.
+  document.addEventListener("keydown", function (event) {
+    var input = event.target;
+    if (event.key !== "Enter" || input.type !== "radio" || !input.closest("form.picker")) return;
+    event.preventDefault();
+    if (input.checked || input.form.querySelector("input[name=choice]:checked")) {
+      input.form.requestSubmit(input.form.querySelector("button[type=submit]"));
+    } else {
+      input.form.reportValidity();
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var skip = event.target.closest && event.target.closest("a.skip-link");
+    if (!skip) return;
+    var box = firstOpenBox() || document.querySelector(skip.getAttribute("href"));
+    if (!box) return;
+    event.preventDefault();
+    box.focus();
+  });
+})();
