@@ -306,7 +306,9 @@ DOT_SEGMENTS = {".", "..", "%2e", ".%2e", "%2e.", "%2e%2e"}
 
 def _board_link(client: Client, game: models.Game, name: str) -> str:
     html = client.get(reverse("board", args=[game.evening.token])).content.decode()
-    match = re.search(r'<a href="([^"]+)">' + re.escape(escape(name)) + "</a>", html)
+    # The tally's link (its name cut with an ellipsis on a narrow screen: whole in its title).
+    link = r'<a class="name" href="([^"]+)"[^>]*>'
+    match = re.search(link + re.escape(escape(name)) + "</a>", html)
     assert match, html
     return unescape(match[1])
 

@@ -411,10 +411,27 @@ def test_an_undo_that_does_not_say_what_its_page_showed_is_refused(
 def test_reset_asks_first(client: Client) -> None:
     game = new_game()
     play(game, "ones", value=3)
-    response = client.get(url(game, "reset"), headers=HTMX)
+    shown = seen_fields(game)
+    query = {"v": shown["version"], "player": shown["player"]}
+    response = client.get(url(game, "reset"), query, headers=HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert "Yes, reset the game" in html and "Keep playing" in html
+    assert models.Entry.objects.filter(game=game).count() == 1
+
+
+def test_the_reset_question_asked_from_an_older_sheet_is_refused(client: Client) -> None:
+    """Its "Yes" would wipe turns the phone never showed: the question is refused as a
+    stale chooser is, with the sheet as it stands (the whole game, retargeted)."""
+    game = new_game()
+    old = seen_fields(game)
+    play(game, "ones", value=3)
+    for query in ({"v": old["version"], "player": old["player"]}, {}):
+        response = client.get(url(game, "reset"), query, headers=HTMX)
+        assert response.status_code == 409
+        assert response.headers["HX-Retarget"] == "#game"
+        text = response.content.decode()
+        assert "Nothing was reset" in text and "Yes, reset the game" not in text
     assert models.Entry.objects.filter(game=game).count() == 1
 
 

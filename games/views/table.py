@@ -146,6 +146,8 @@ def game_context(
         "read_only": read_only,
         "correcting": correcting,
         "live_stream": live.held(request),
+        # What the phone shows, for the links that open a question (the reset's).
+        "seen_query": seen,
         "urls": urls,
         # The sheet's own address: the spectator's on a read-only page.
         "sheet_url": urls.watch_sheet if read_only else urls.sheet,
@@ -503,10 +505,17 @@ def _reset(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> 
 
 @require_http_methods(["GET", "HEAD", "POST"])
 def reset(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    """The question (GET), then the reset itself (POST)."""
+    """The question (GET, from what the phone shows: a stale one is refused, as a chooser
+    is, so that its "Yes" never wipes turns it did not show), then the reset (POST)."""
     if request.method == "POST":
         return _reset(request, token, number)
     game = _get_game(token, number)
+    seen = _seen(request)
+    if seen is None or seen.version != game.version:
+        loaded = services.load(game)
+        message = conflicts.stale_reset_message(loaded)
+        response = _respond(request, game, loaded, status=409, error=message)
+        return _chooser_refused(response)
     context = game_context(request, game, confirm_reset=True)
     template = PANEL_PARTIAL if request.htmx else GAME_TEMPLATE
     return render(request, template, context)
