@@ -255,25 +255,6 @@ class Entry(models.Model):
             turn=turn,
         )
 
-    #: What ``move_of`` reads of an entry: the review and the export read only these
-    #: (``values_list(*Entry.MOVE_FIELDS, named=True)``), not whole entries, which cost
-    #: several times as much to build for the 480 turns of a game.
-    MOVE_FIELDS = (
-        "player_id",
-        "column",
-        "row",
-        "value",
-        "crossed",
-        "die1",
-        "die2",
-        "die3",
-        "die4",
-        "die5",
-        "rolls",
-        "yahtzee_bonus",
-        "turn",
-    )
-
     #: What a turn wrote, as ``from_played`` sets it: a correction rewrites these of every
     #: entry whose turn it changes (``services.correct``).
     WRITTEN_FIELDS = (
@@ -287,6 +268,11 @@ class Entry(models.Model):
         "rolls",
         "yahtzee_bonus",
     )
+
+    #: What ``move_of`` reads of an entry: the review and the export read only these
+    #: (``values_list(*Entry.MOVE_FIELDS, named=True)``), not whole entries, which cost
+    #: several times as much to build for the 480 turns of a game.
+    MOVE_FIELDS = ("player_id", "column", "row", *WRITTEN_FIELDS, "turn")
 
     def as_move(self, position: Mapping[int, int]) -> Move:
         """The move this entry stored; ``position``: each player's seat."""
