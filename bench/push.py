@@ -13,7 +13,7 @@ runs from that time. A step holds when
   ending or dropping, and each phone told every version of its game exactly once, in order
   (one told twice is duplicated; one missing at the end of the step, lost).
 
-Tables are stepped up (10, 50, 100, 250, 500, 1000, 1500, 2000, 3000, 4000) until a step does
+Tables are stepped up (10, 100, 250, 500, 1000, 1500, 2000, 3000, 4000) until a step does
 not hold (one that missed by a latency spike alone, its medians well inside, runs once
 more): the last that held is the push capacity. Streams stay open from step to step, each
 step opening only its new tables'; tables are seeded between steps, the server idle.
@@ -63,7 +63,7 @@ DELIVERY_P99_MS = 250.0
 
 STEPS = tuple(
     int(n)
-    for n in os.getenv("BENCH_PUSH_STEPS", "10,50,100,250,500,1000,1500,2000,3000,4000").split(",")
+    for n in os.getenv("BENCH_PUSH_STEPS", "10,100,250,500,1000,1500,2000,3000,4000").split(",")
 )
 WARMUP = float(os.getenv("BENCH_PUSH_WARMUP", "2"))
 SECONDS = float(os.getenv("BENCH_PUSH_SECONDS", "8"))
