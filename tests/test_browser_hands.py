@@ -88,7 +88,9 @@ def test_a_confirm_unanswered_for_eight_seconds_says_it_is_sending(
     expect(confirm).to_have_attribute("aria-busy", "true", timeout=2_000)
     expect(picker).to_have_attribute("aria-busy", "true")
     busy_after = page.evaluate("window.busyAt - window.tappedAt")
-    assert 300 <= busy_after <= 600, busy_after
+    # Never before 300 ms (a quick answer shows nothing); soon after (a loaded machine's
+    # timers run late, so the bound above is loose).
+    assert 300 <= busy_after <= 1500, busy_after
     # What the button reads: its label in place of "Confirm".
     label = confirm.evaluate("b => getComputedStyle(b, '::after').content")
     assert label == f'"{sending}"'
