@@ -170,7 +170,7 @@ def _get_urls(token: str, view: str, shown: services.Seen) -> list[str]:
         f"/e/{token}/board/poll?sig=1.0",
         f"/e/{token}/g/1/",
         f"/e/{token}/g/1/pick?column=free&row=sixes&v={shown.version}&player={shown.player}",
-        f"/e/{token}/g/1/reset",
+        f"/e/{token}/g/1/reset?v={shown.version}&player={shown.player}",
         f"/e/{token}/g/1/players",
         f"/e/{token}/g/1/poll?v=0",
         f"/e/{token}/g/1/review",
@@ -348,7 +348,7 @@ def test_no_poller_while_the_value_picker_or_the_reset_question_is_open(client: 
     picker = client.get(f"/e/{token}/g/1/pick", chooser, headers=htmx)
     assert b'class="picker"' in picker.content
     assert _poller(picker.content.decode()) is None
-    confirm = client.get(f"/e/{token}/g/1/reset", headers=htmx)
+    confirm = client.get(f"/e/{token}/g/1/reset", {"v": game.version, "player": 0}, headers=htmx)
     assert b'class="confirm"' in confirm.content
     assert _poller(confirm.content.decode()) is None
     # Without htmx too: the whole page with the picker open has no poller.
