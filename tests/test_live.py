@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -59,7 +60,10 @@ async def open_stream(url: str, **headers: str) -> tuple[Any, Stream]:
 
 
 def run(scenario: Callable[[], Awaitable[None]]) -> None:
-    async_to_sync(scenario)()
+    """Run ``scenario`` in a thread of its own: after a browser test, Playwright's sync API
+    keeps an event loop running in the test's thread, where no other loop may run."""
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(async_to_sync(scenario)).result()
 
 
 def events_url(game: models.Game, *, watch: bool = False, **query: int) -> str:
@@ -167,7 +171,9 @@ def test_a_wrong_token_is_a_404_and_the_edit_link_does_not_open_the_spectators_s
 
 def test_under_wsgi_there_is_no_stream_and_the_page_polls() -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
-    assert Client().get(events_url(game, v=0, n=1)).status_code == 204
+    with ThreadPoolExecutor(1) as thread:  # as ``run``: the async view, run under WSGI
+        answer = thread.submit(Client().get, events_url(game, v=0, n=1)).result()
+    assert answer.status_code == 204
 
 
 def test_the_leaderboards_stream_tells_every_change_of_its_evening() -> None:
