@@ -94,10 +94,12 @@ bench: install
 	$(BIN)/python -W ignore::UserWarning -m bench.coach
 	$(BIN)/python -m bench.run
 
-# The shipped proxy under attack (scripts/proxy_check.py, about 2 minutes): 20 slow-header
+# The shipped proxy under attack (scripts/proxy_check.py, about 4 minutes): 20 slow-header
 # connections for 30 s against bare gunicorn, then against nginx (deploy/nginx.conf, as
 # shipped) in front of it, /healthz latency measured meanwhile; fails if behind nginx its
 # p99 reaches 1 s, or a promise of the proxy (X-Forwarded-Proto, body limit, static
-# caching, rate limit, no token in the access logs) does not hold. Needs Debian's nginx.
+# caching, rate limit, no token in the access logs; the event streams: an event within
+# 250 ms of its write, a stream idle 61 s, 1,000 held while the pages answer) does not
+# hold. Needs Debian's nginx.
 proxy-check: install
 	$(BIN)/python scripts/proxy_check.py

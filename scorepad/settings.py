@@ -48,14 +48,16 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
-def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
+def parse_database_url(url: str, base_dir: Path = BASE_DIR, pool: bool = False) -> dict[str, Any]:
     """Turn DATABASE_URL into a DATABASES["default"] dict.
 
     Supported:
       sqlite:///relative/path.sqlite3   (relative to base_dir)
       sqlite:////absolute/path.sqlite3
       postgres://user:password@host:port/name  (or postgresql://)
-    Query parameters of a postgres URL (e.g. ?sslmode=require) go to OPTIONS.
+    Query parameters of a postgres URL (e.g. ?sslmode=require) go to OPTIONS. With
+    ``pool``, PostgreSQL's connections come from psycopg's pool instead of each thread
+    keeping its own (DB_POOL below says when).
     """
     scheme, sep, rest = url.partition("://")
     if not sep:
@@ -97,7 +99,7 @@ def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
         name = unquote(parts.path.lstrip("/"))
         if not name:
             raise ImproperlyConfigured(f"DATABASE_URL {url!r} names no database")
-        return {
+        db = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
@@ -122,6 +124,16 @@ def parse_database_url(url: str, base_dir: Path = BASE_DIR) -> dict[str, Any]:
                 **dict(parse_qsl(parts.query)),
             },
         }
+        if pool:
+            # A connection is lent for one request and handed back at its end (Django
+            # then forbids CONN_MAX_AGE). Per process: 2 kept open, at most 8 at once (a
+            # page holds one for milliseconds, an event stream none while it waits); a
+            # request that finds none free waits up to 10 s, then fails. No check before
+            # lending, as CONN_HEALTH_CHECKS above: after a database restart each broken
+            # connection fails one request and is dropped.
+            db["CONN_MAX_AGE"] = 0
+            db["OPTIONS"]["pool"] = {"min_size": 2, "max_size": 8, "timeout": 10}
+        return db
 
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:///path or "
@@ -221,8 +233,16 @@ TEMPLATES = [
     },
 ]
 
+# Under ASGI, Django runs each sync view in a thread of that request's own, so a connection
+# kept for the next request (CONN_MAX_AGE) is never met again: each request would connect
+# anew. The ASGI entry point (scorepad/asgi.py) turns psycopg's pool on instead; under WSGI
+# (gunicorn's sync workers, the tests) each worker thread keeps its connection. SQLite has
+# no pool: under ASGI each request opens the file and runs the PRAGMAs (README, Deploy).
+DB_POOL = envbool("DJANGO_DB_POOL", False)
 DATABASES = {
-    "default": parse_database_url(os.getenv("DATABASE_URL", "") or "sqlite:///db.sqlite3"),
+    "default": parse_database_url(
+        os.getenv("DATABASE_URL", "") or "sqlite:///db.sqlite3", pool=DB_POOL
+    ),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,32 +1,42 @@
 """`make proxy-check`: slow clients against bare gunicorn, then against the shipped proxy.
 
 1. Collects the static files into a temporary directory, creates the database's tables
-   (SQLite there; a table plays during the checks) and starts gunicorn with
-   deploy/gunicorn.conf.py and production settings (DJANGO_DEBUG=0, SQLite in the
-   temporary directory), on a free loopback port.
+   (SQLite there; tables play during the checks) and starts gunicorn with
+   deploy/gunicorn.conf.py as shipped (uvicorn's workers, one process on SQLite) and
+   production settings (DJANGO_DEBUG=0, SQLite in the temporary directory), on a free
+   loopback port.
 2. Attack 1, bare gunicorn: 20 connections each send a request line, then one header
    line every 5 s (a new connection when one is cut), for 30 s; meanwhile /healthz is
    asked every 0.2 s (2 s timeout) and each answer's latency is kept.
 3. Starts nginx (Debian's) with deploy/nginx.conf as shipped, only its ports, paths,
    certificate (self-signed, made here) and pid/temp/log files swapped for temporary
-   ones, in front of the same gunicorn; attack 2, the same, over HTTPS to nginx.
+   ones, its main context as the file's header asks, in front of the same gunicorn; opens
+   an event stream that stays idle from here on; attack 2, the same, over HTTPS to nginx.
 4. Checks what the proxy promises: X-Forwarded-Proto set by nginx whatever the client
    sent, a body over 1 MB refused (413) before gunicorn, hashed static files cached for
    a year and gzipped, a table's score taps all saved while junk POSTs come from its own
    address (which meet their own limit), a flood of evening creations answered 429, and no
    edit token in nginx's or gunicorn's access log (the path escaped or not).
+5. The event streams through nginx: each of 10 writes' events within 250 ms of sending the
+   write, on a stream gzipped as a browser asks; the idle stream, 61 s on, still open, kept
+   alive and told of the next write; 1,000 streams held (one asyncio loop) while /healthz
+   and a sheet still answer 200 within 1 s (p99). The open-file limit is raised for this
+   script (and so the servers it starts), not in the code.
 
 Prints the latency table and the checks; exits 1 if the proxy's /healthz p99 is 1 s or
-more, a check fails, or something does not start. Bounded (about 90 s), loopback
-only, everything it started stopped and its temporary directory removed.
+more, a check fails, or something does not start. Bounded (about 4 minutes), loopback
+only, everything it started stopped (gunicorn with its whole process group) and its
+temporary directory removed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import os
 import pwd
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -38,6 +48,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -67,6 +78,14 @@ JUNK_PATHS = ("/wp-login.php", "/xmlrpc.php", "/", "/e/")
 #: Meanwhile a table's phone taps a score this often (more often than any table taps).
 TAP_EVERY = 0.25
 ORIGIN = "https://scores.example.com"
+#: The event streams: a write's event through nginx within EVENT_BUDGET (EVENT_TAPS writes),
+#: a stream that survives IDLE_SECONDS idle, and HELD_STREAMS held while the pages answer
+#: (PAGE_ROUNDS of /healthz and a sheet, each a new TLS connection, before and with them).
+EVENT_BUDGET = 0.25
+EVENT_TAPS = 10
+IDLE_SECONDS = 61
+HELD_STREAMS = 1000
+PAGE_ROUNDS = 40
 
 
 def free_port() -> int:
@@ -238,12 +257,19 @@ def nginx_config(tmp: Path, ports: dict[str, int], app_port: int) -> Path:
         f"    {kind}_temp_path {tmp / ('nginx-' + kind)};"
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
+    # The main context the site file's header asks for, room for the streams included (one
+    # worker here: it carries them all).
+    rlimit = re.search(r"^#\s+(worker_rlimit_nofile \d+;)$", site, re.M)
+    events = re.search(r"^#\s+(events \{ worker_connections \d+; \})$", site, re.M)
+    if not rlimit or not events:
+        raise SystemExit("deploy/nginx.conf no longer says its main context: update proxy_check.py")
     main = f"""
 {user}
 worker_processes 1;
+{rlimit.group(1)}
 pid {tmp / "nginx.pid"};
 error_log {tmp / "nginx-main-error.log"} warn;
-events {{ worker_connections 1024; }}
+{events.group(1)}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
@@ -287,24 +313,23 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
     checks: list[tuple[str, bool]] = []
     edit = secrets.token_urlsafe(32)
 
-    # A client's X-Forwarded-Proto is replaced by the proxy's own ($scheme).
+    # A client's X-Forwarded-Proto is replaced by the proxy's own ($scheme): Django sends
+    # HSTS only on a request it takes for HTTPS (SecurityMiddleware, request.is_secure()).
     mark = secrets.token_hex(4)
     fake = {"X-Forwarded-Proto": "https", "User-Agent": f"proto-{mark}"}
     plain = http.client.HTTPConnection(HOST, ports["http"], timeout=10)
-    request(plain, "GET", "/healthz", headers=fake)
-    request(https(ports["https"]), "GET", "/healthz", headers={"User-Agent": f"tls-{mark}"})
-    time.sleep(0.5)
-    logged = gunicorn_log.read_text()
+    _status, over_http, _b = request(plain, "GET", "/healthz", headers=fake)
+    _status, over_tls, _b = request(https(ports["https"]), "GET", "/healthz")
     checks.append(
         (
-            "X-Forwarded-Proto: a client's 'https' over HTTP reaches Django as 'http'",
-            re.search(rf"proto=http\b.*proto-{mark}", logged) is not None,
+            "X-Forwarded-Proto: a client's 'https' over HTTP reaches Django as 'http' (no HSTS)",
+            over_http.get("Strict-Transport-Security") is None,
         )
     )
     checks.append(
         (
-            "X-Forwarded-Proto: 'https' over TLS",
-            re.search(rf"proto=https\b.*tls-{mark}", logged) is not None,
+            "X-Forwarded-Proto: 'https' over TLS (HSTS sent)",
+            "max-age=" in (over_tls.get("Strict-Transport-Security") or ""),
         )
     )
 
@@ -315,13 +340,13 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
         ("/readyz over plain HTTP: 200 ok, not moved to HTTPS", (status, body) == (200, b"ok"))
     )
 
-    # A body over 1 MB: 413 from nginx, gunicorn never sees it.
+    # A body over 1 MB: 413 from nginx, gunicorn never sees it (nor logs its path).
     status, _h, _b = request(
         https(ports["https"]),
         "POST",
-        "/nope",
+        f"/nope-big-{mark}",
         body=b"x" * (2 * 1024 * 1024),
-        headers={"Content-Type": "application/octet-stream", "User-Agent": f"big-{mark}"},
+        headers={"Content-Type": "application/octet-stream"},
     )
     checks.append(("a 2 MB body is refused by nginx (413)", status == 413))
     checks.append(("... and never reaches gunicorn", f"big-{mark}" not in gunicorn_log.read_text()))
@@ -400,7 +425,13 @@ def proxy_checks(tmp: Path, ports: dict[str, int], gunicorn_log: Path) -> list[t
             and edit not in nginx_log,
         )
     )
-    checks.append(("gunicorn access log: no token", edit not in gunicorn_log.read_text()))
+    app_log = gunicorn_log.read_text()
+    checks.append(
+        (
+            "gunicorn access log: /e/[token]/ shown, no token",
+            "/e/[token]/g/1/poll" in app_log and edit not in app_log,
+        )
+    )
     return checks
 
 
@@ -494,18 +525,307 @@ def table_under_junk(port: int) -> list[tuple[str, bool]]:
     ]
 
 
+# --- the event streams through nginx ------------------------------------------------------------
+
+
+class Table:
+    """An evening started through nginx by one phone, which scores its game's turns."""
+
+    def __init__(self, port: int, names: tuple[str, ...] = ("Ann", "Bob")) -> None:
+        self.phone = Phone(port)
+        self.phone.send("GET", "/")
+        form = {"ruleset": "yam", "entry_mode": "value", "starter": "1"}
+        form |= {f"player_{n + 1}": name for n, name in enumerate(names)}
+        status, answer, _text = self.phone.send("POST", "/new", form)
+        match = re.match(r"/e/([A-Za-z0-9_-]{43})/g/1/$", answer.get("Location", ""))
+        if status != 302 or not match:
+            raise SystemExit(f"an evening could not be started through nginx ({status})")
+        self.token = match.group(1)
+        self.sheet = f"/e/{self.token}/g/1/"
+        self.state = RulesGame.new("yam", list(names), {}, 0)
+
+    @property
+    def version(self) -> int:
+        return len(self.state.played)
+
+    def events_path(self) -> str:
+        return f"{self.sheet}events?v={self.version}&n=1"
+
+    def tap(self) -> int:
+        player = self.state.current_player
+        column, row = self.state.playable_cells()[0]
+        seen = {"version": str(self.version), "player": str(player)}
+        form = {**seen, "row": row, "choice": "x"}
+        status, _answer, _text = self.phone.send("POST", self.sheet + "score", form)
+        if status == 200:
+            self.state.play(Move(player, row, column, cross=True))
+        return status
+
+
+class EventStream:
+    """One event stream through nginx as a phone's EventSource holds it (gzip accepted, as a
+    browser asks), read in a thread of its own: what came, and when."""
+
+    def __init__(self, port: int, path: str) -> None:
+        # A read waits up to 30 s: longer than the stream's 15 s keep-alive, so a silent
+        # stream ends the reader rather than hang it.
+        self.conn = http.client.HTTPSConnection(HOST, port, timeout=30, context=TLS)
+        headers = {"Host": "scores.example.com", "Accept": "text/event-stream"}
+        headers |= {"Accept-Encoding": "gzip", "Cache-Control": "no-cache"}
+        self.conn.request("GET", path, headers=headers)
+        self.response = self.conn.getresponse()
+        self.status = self.response.status
+        self.gzipped = self.response.headers.get("Content-Encoding") == "gzip"
+        self._inflate = zlib.decompressobj(wbits=31) if self.gzipped else None
+        self.opened = time.monotonic()
+        self.text = ""
+        self.ended: float | None = None
+        self._changed = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        try:
+            while data := self.response.read1(65536):
+                if self._inflate is not None:
+                    data = self._inflate.decompress(data)
+                with self._changed:
+                    self.text += data.decode()
+                    self._changed.notify_all()
+        # The stream ended, or was closed under the read (AttributeError: http.client's
+        # close from another thread).
+        except (OSError, http.client.HTTPException, zlib.error, ValueError, AttributeError):
+            pass
+        with self._changed:
+            self.ended = time.monotonic()
+            self._changed.notify_all()
+
+    def wait_for(self, needle: str, timeout: float) -> float | None:
+        """When ``needle`` has come (monotonic time), or None within ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while needle not in self.text:
+                left = deadline - time.monotonic()
+                if left <= 0 or self.ended is not None:
+                    return None
+                self._changed.wait(left)
+            return time.monotonic()
+
+    def close(self) -> None:
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except (OSError, AttributeError):
+            pass
+        self.conn.close()
+
+
+def event_latencies(table: Table, stream: EventStream, taps: int) -> list[float]:
+    """Seconds from sending each of ``taps`` writes to its event on ``stream`` (or a
+    timeout counted as PROBE_TIMEOUT)."""
+    latencies = []
+    for _ in range(taps):
+        sent = time.monotonic()
+        if table.tap() != 200:
+            latencies.append(PROBE_TIMEOUT)
+            continue
+        came = stream.wait_for(f'"v": {table.version}', PROBE_TIMEOUT)
+        latencies.append(PROBE_TIMEOUT if came is None else max(0.0, came - sent))
+        time.sleep(0.2)
+    return latencies
+
+
+@dataclass
+class HeldStreams:
+    """HELD_STREAMS event streams through nginx over TLS, held by one asyncio loop in a
+    thread of its own, as many phones would."""
+
+    port: int
+    path: str
+    count: int
+    answered: int = 0
+    refused: int = 0
+    closed: int = 0
+    _loop: asyncio.AbstractEventLoop | None = None
+    _stop: asyncio.Event | None = None
+    _thread: threading.Thread | None = None
+    _ready: threading.Event = field(default_factory=threading.Event)
+
+    def open(self, seconds: float = 60) -> None:
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._hold()), daemon=True)
+        self._thread.start()
+        self._ready.wait(seconds)
+
+    async def _hold(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        # No more than 50 handshakes at once: a crowd's phones arrive over some seconds.
+        opening = asyncio.Semaphore(50)
+        pending = [asyncio.create_task(self._one(opening)) for _ in range(self.count)]
+        await self._stop.wait()
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
+    async def _one(self, opening: asyncio.Semaphore) -> None:
+        writer = None
+        try:
+            async with opening:
+                reader, writer = await asyncio.wait_for(
+                    asyncio.open_connection(
+                        HOST, self.port, ssl=TLS, server_hostname="scores.example.com"
+                    ),
+                    30,
+                )
+                writer.write(
+                    f"GET {self.path} HTTP/1.1\r\nHost: scores.example.com\r\n"
+                    "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n".encode()
+                )
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
+            if not head.startswith(b"HTTP/1.1 200"):
+                self.refused += 1
+                return
+            self.answered += 1
+            if self.answered + self.refused == self.count:
+                self._ready.set()
+            while await reader.read(65536):
+                pass
+            self.closed += 1
+        except asyncio.CancelledError:
+            raise
+        except (TimeoutError, OSError, asyncio.IncompleteReadError, ssl.SSLError):
+            self.refused += 1
+            if self.answered + self.refused == self.count:
+                self._ready.set()
+        finally:
+            if writer is not None:
+                writer.close()
+
+    def close(self) -> None:
+        if self._loop is not None and self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._thread is not None:
+            self._thread.join(30)
+
+
+def page_latencies(port: int, paths: tuple[str, ...], rounds: int) -> tuple[list[float], int]:
+    """Each of ``paths`` asked ``rounds`` times in turn, a new TLS connection each time, as
+    a phone opening the page: the latencies, and how many did not answer 200."""
+    latencies, failures = [], 0
+    for _ in range(rounds):
+        for path in paths:
+            started = time.monotonic()
+            try:
+                status, _h, _b = request(https(port), "GET", path)
+            except OSError:
+                status = 0
+            latencies.append(time.monotonic() - started)
+            failures += status != 200
+    return latencies, failures
+
+
+def stream_checks(
+    port: int, table: Table, idle: tuple[Table, EventStream]
+) -> list[tuple[str, bool]]:
+    """The event streams through nginx: an event within EVENT_BUDGET of its write, a
+    stream that stays IDLE_SECONDS idle (``idle``, opened before the attacks) and HELD_STREAMS
+    held streams while the pages still answer."""
+    checks: list[tuple[str, bool]] = []
+    stream = EventStream(port, table.events_path())
+    checks.append(
+        (
+            f"an event stream through nginx: 200, text/event-stream, gzip as asked "
+            f"({stream.status}, {stream.response.headers.get('Content-Type')}, "
+            f"{stream.response.headers.get('Content-Encoding')})",
+            stream.status == 200
+            and stream.response.headers.get("Content-Type", "").startswith("text/event-stream")
+            and stream.gzipped,
+        )
+    )
+    latencies = event_latencies(table, stream, EVENT_TAPS)
+    stream.close()
+    worst = max(latencies)
+    checks.append(
+        (
+            f"{EVENT_TAPS} writes: each one's event through nginx within "
+            f"{EVENT_BUDGET * 1000:.0f} ms of sending it (slowest {worst * 1000:.0f} ms, "
+            f"median {statistics.median(latencies) * 1000:.0f} ms)",
+            worst < EVENT_BUDGET,
+        )
+    )
+
+    # The stream opened before the attacks, idle since: still open, kept alive, and live.
+    quiet_table, quiet = idle
+    time.sleep(max(0.0, quiet.opened + IDLE_SECONDS - time.monotonic()))
+    idle_for = time.monotonic() - quiet.opened
+    keepalives = quiet.text.count(": keep-alive")
+    sent = time.monotonic()
+    status = quiet_table.tap()
+    came = quiet.wait_for(f'"v": {quiet_table.version}', PROBE_TIMEOUT)
+    late = None if came is None else came - sent
+    checks.append(
+        (
+            f"a stream idle {idle_for:.0f} s through nginx: "
+            + ("open" if quiet.ended is None else f"cut after {quiet.ended - quiet.opened:.0f} s")
+            + f", {keepalives} keep-alives, then the next write's event in "
+            f"{'(none)' if late is None else f'{late * 1000:.0f} ms'}",
+            quiet.ended is None
+            and keepalives >= int(IDLE_SECONDS // 15) - 1
+            and status == 200
+            and late is not None
+            and late < EVENT_BUDGET,
+        )
+    )
+    quiet.close()
+
+    # HELD_STREAMS phones on one game, while other phones open pages.
+    paths = ("/healthz", table.sheet)
+    before, before_failed = page_latencies(port, paths, PAGE_ROUNDS)
+    held = HeldStreams(port, table.events_path(), HELD_STREAMS)
+    started = time.monotonic()
+    held.open()
+    opened_in = time.monotonic() - started
+    during, during_failed = page_latencies(port, paths, PAGE_ROUNDS)
+    still = held.answered - held.closed
+    held.close()
+    p99_before, p99_during = percentile(before, 0.99), percentile(during, 0.99)
+    checks.append(
+        (
+            f"{HELD_STREAMS} streams held through nginx: {held.answered} answered 200 in "
+            f"{opened_in:.1f} s, {still} still open after the pages' probes, "
+            f"{held.refused} refused",
+            held.answered == HELD_STREAMS and still == HELD_STREAMS,
+        )
+    )
+    checks.append(
+        (
+            f"... meanwhile /healthz and the sheet answer 200 ({during_failed} not of "
+            f"{len(during)}), p99 under {BUDGET_P99:.0f} s: {p99_during * 1000:.0f} ms "
+            f"({p99_before * 1000:.0f} ms without the streams, {before_failed} not 200)",
+            during_failed == 0 and before_failed == 0 and p99_during < BUDGET_P99,
+        )
+    )
+    return checks
+
+
 # --- the run --------------------------------------------------------------------------------------
 
 
 def stop(process: subprocess.Popen | None, sig: int = signal.SIGTERM) -> None:
-    if process is None or process.poll() is not None:
+    """Stop ``process``; one started in a session of its own goes with its whole group, so
+    no worker outlives its master."""
+    if process is None:
         return
-    process.send_signal(sig)
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
     try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=5)
+        if os.getpgid(process.pid) == process.pid:
+            os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def row(name: str, probe: Probe, slow: int) -> str:
@@ -518,6 +838,11 @@ def row(name: str, probe: Probe, slow: int) -> str:
 
 
 def main() -> int:
+    # HELD_STREAMS sockets here, as many for nginx and gunicorn (children inherit the limit).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 4 * HELD_STREAMS + 1024
+    if soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(wanted, hard), hard))
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         print("nginx is needed: apt-get install nginx", file=sys.stderr)
@@ -545,21 +870,19 @@ def main() -> int:
         app_port = free_port()
         gunicorn_log = tmp / "gunicorn.log"
         command = [sys.executable, "-m", "gunicorn", "-c", str(GUNICORN_CONF)]
-        command += ["--bind", f"{HOST}:{app_port}", "scorepad.wsgi"]
-        # The shipped format, plus the scheme Django was told (checked below).
-        command += [
-            "--access-logformat",
-            '%(h)s "%(r)s" %(s)s proto=%({x-forwarded-proto}i)s "%(a)s"',
-        ]
+        command += ["--bind", f"{HOST}:{app_port}", "scorepad.asgi"]
         with open(gunicorn_log, "wb") as out:
-            gunicorn = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=out, stderr=out)
+            gunicorn = subprocess.Popen(
+                command, cwd=BASE_DIR, env=env, stdout=out, stderr=out, start_new_session=True
+            )
         wait_for_port(app_port, gunicorn)
         warm_up(app_port, tls=False)
 
         print(
             f"Scorepad proxy check: {SLOW_CONNECTIONS} slow-header connections (a header "
             f"line every {HEADER_EVERY:.0f} s) for {ATTACK_SECONDS} s, /healthz every "
-            f"{PROBE_EVERY} s ({PROBE_TIMEOUT:.0f} s timeout), gunicorn 2 sync workers"
+            f"{PROBE_EVERY} s ({PROBE_TIMEOUT:.0f} s timeout); gunicorn as shipped (uvicorn's "
+            "workers; one process on SQLite, as here)"
         )
         print("attack 1: bare gunicorn ...", flush=True)
         bare, bare_slow = attack(app_port, tls=False)
@@ -581,9 +904,19 @@ def main() -> int:
         )
         wait_for_port(ports["https"], proxy)
         warm_up(ports["https"], tls=True)
+        # Two tables for the streams' checks, started before the flood of evening starts
+        # meets its limit; one's stream is held, idle, from now until after the checks.
+        live_table, quiet_table = Table(ports["https"]), Table(ports["https"])
+        quiet = EventStream(ports["https"], quiet_table.events_path())
         print("attack 2: nginx (deploy/nginx.conf) in front ...", flush=True)
         behind, proxy_slow = attack(ports["https"], tls=True)
         checks = proxy_checks(tmp, ports, gunicorn_log)
+        print(
+            f"event streams: {EVENT_TAPS} writes' events, one stream idle for "
+            f"{IDLE_SECONDS} s, {HELD_STREAMS} held ...",
+            flush=True,
+        )
+        checks += stream_checks(ports["https"], live_table, (quiet_table, quiet))
 
         print()
         print(

@@ -113,3 +113,19 @@ def test_envint_reads_and_fails_loudly(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_envlist_splits_on_commas(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SCOREPAD_TEST_LIST", " a.example , b.example,,")
     assert envlist("SCOREPAD_TEST_LIST", "") == ["a.example", "b.example"]
+
+
+def test_it_lends_postgres_connections_from_a_pool_under_asgi() -> None:
+    # scorepad/asgi.py asks for it: each request's sync view runs in a thread of its own
+    # there, so a connection kept by a thread (CONN_MAX_AGE) would never serve another.
+    db = parse_database_url("postgres://u:p@h:5432/d", pool=True)
+    assert db["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 8, "timeout": 10}
+    assert db["CONN_MAX_AGE"] == 0  # Django refuses a pool with persistent connections
+    assert db["OPTIONS"]["server_side_binding"] is True  # prepared per pooled connection
+
+
+def test_it_keeps_each_threads_connection_without_the_pool() -> None:
+    # Under WSGI (gunicorn's sync workers, the tests), and SQLite has no pool at all.
+    assert "pool" not in parse_database_url("postgres://u:p@h:5432/d")["OPTIONS"]
+    sqlite = parse_database_url("sqlite:///db.sqlite3", BASE, pool=True)
+    assert sqlite["CONN_MAX_AGE"] == 60 and "pool" not in sqlite["OPTIONS"]

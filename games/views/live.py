@@ -22,7 +22,9 @@ import asyncio
 import json
 from collections.abc import AsyncIterator
 
+from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_safe
 
@@ -45,9 +47,21 @@ def _event(name: str, data: dict[str, int] | None = None, version: int | str | N
     return "\n".join(lines) + "\n\n"
 
 
+def _release() -> None:
+    """Hand this request's database connection back (to the pool, or closed): a stream then
+    waits for minutes, and a connection held by every phone's stream would exhaust the
+    pool or PostgreSQL's max_connections (200 streams took 98 of its 100 and the pages
+    failed, bench/servers.py)."""
+    connection.close()
+
+
 async def _now(game_id: int) -> live.Change:
     """The game as it stands, as a change tells it (one small query)."""
-    row = await models.Game.objects.filter(pk=game_id).live_state().afirst()
+    try:
+        row = await models.Game.objects.filter(pk=game_id).live_state().afirst()
+    finally:
+        # In the thread that ran the query (the request's own under ASGI).
+        await sync_to_async(_release)()
     if row is None:
         raise Http404
     version, finished, newest = row
@@ -124,6 +138,7 @@ async def _answer_board(request: HttpRequest, access: Access) -> HttpResponse:
         .values_list("pk", flat=True)
         .afirst()
     )
+    await sync_to_async(_release)()  # the evening's stream reads nothing more
     if evening is None:
         raise Http404("No such evening.")
     return _streaming(evening_stream(evening, "Last-Event-ID" in request.headers))
