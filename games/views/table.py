@@ -627,7 +627,7 @@ def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     loaded = services.load(game)
     if not loaded.finished:
         message = _("Only a finished game is corrected: while it is played, use Undo.")
-        return _respond(request, game, loaded, status=422, error=message)
+        return _chooser_refused(_respond(request, game, loaded, status=422, error=message))
     if "seat" not in request.GET:
         context = game_context(request, game, loaded, correcting=True)
         template = GAME_PARTIAL if request.htmx else GAME_TEMPLATE
