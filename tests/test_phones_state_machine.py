@@ -313,7 +313,7 @@ def setups(draw: st.DrawFn) -> Setup:
         options,
         names,
         draw(st.integers(0, count - 1)),
-        draw(st.sampled_from(MODES)),
+        draw(st.sampled_from(("value", *MODES))),
         earlier,
         left,
         draw(st.integers(0, 2**32 - 1)),
@@ -333,11 +333,6 @@ def play_through(game: models.Game, leave: int, rnd: random.Random) -> None:
 
 PHONE = st.integers(0, 2)
 ANY = st.integers(0, 10_000)
-
-#: The reset question (GET …/reset) says what its phone showed (its link's v and player), so
-#: a stale phone's question is refused and its "Yes, reset" never wipes turns that phone did
-#: not show (``test_a_stale_phones_reset_question_is_refused``); the phones may ask it.
-RESET_QUESTION_SAYS_WHAT_IT_SAW = True
 
 
 def choosing(phone: Phone) -> bool:
@@ -387,6 +382,8 @@ class Phones(RuleBasedStateMachine):
         self.sent: Sent | None = None
         self._replays: list[services.LoadedGame] | None = None
         self._print: Print | None = None
+        #: Each game's pk, by number.
+        self._pks: dict[int, int] = {}
 
     # --- the evening and its phones ---------------------------------------------------------
 
@@ -413,9 +410,11 @@ class Phones(RuleBasedStateMachine):
         return f"/e/{self.evening.token}/g/{number}/{action}"
 
     def game_pk(self, number: int) -> int:
-        return models.Game.objects.values_list("pk", flat=True).get(
-            evening=self.evening, number=number
-        )
+        if number not in self._pks:
+            self._pks[number] = models.Game.objects.values_list("pk", flat=True).get(
+                evening=self.evening, number=number
+            )
+        return self._pks[number]
 
     def page(self, response: Any, *, whole: bool = True) -> Page:
         page = Page(response.content.decode(), whole=whole)
@@ -649,23 +648,24 @@ class Phones(RuleBasedStateMachine):
 
     @rule(i=PHONE, k=ANY)
     def menu(self, i: int, k: int) -> None:
-        """One of the top bar's buttons the page offers: an entry mode, Undo, Restart turn
-        (one rule, so that Undo is not drawn as often as a turn is played)."""
+        """One of the top bar's controls the page offers: an entry mode, Undo, Restart turn,
+        "Reset to round 1…" (one rule, so that Undo and Reset are not drawn as often as a
+        turn is played)."""
         phone = self.phone(i)
-        items = [
+        items: list[tuple[Any, ...]] = [
             *((form, [(name, value)], "mode") for form, name, value in phone.buttons("mode")),
             *((form, [], "undo") for form, _name, _value in phone.buttons("undo")[:1]),
             *((form, [], "restart") for form, _n, _v in phone.buttons("restart-turn")[:1]),
         ]
+        # The reset question says what its phone shows, as a chooser does (a stale one is
+        # refused: ``test_a_stale_phones_reset_question_is_refused``).
+        items += [(link, None, "reset") for link in reset_links(phone)[:1]]
         form, extra, kind = items[k % len(items)]
-        self.send(phone, form, extra, kind)
-
-    @precondition(lambda self: RESET_QUESTION_SAYS_WHAT_IT_SAW and self.any_phone(reset_links))
-    @rule(i=PHONE)
-    def ask_reset(self, i: int) -> None:
-        """ "Reset to round 1…": the question, in the panel."""
-        phone = self.phone(i, reset_links)
-        self.open_panel(phone, reset_links(phone)[0].href, ())
+        if kind == "reset":
+            # The question, in the panel: "Yes, reset" is ``confirm_reset``.
+            self.open_panel(phone, form.href, ())
+        else:
+            self.send(phone, form, extra, kind)
 
     @precondition(lambda self: self.any_phone(asked_reset))
     @rule(i=PHONE)
@@ -744,10 +744,20 @@ class Phones(RuleBasedStateMachine):
         return self._print
 
     def replays(self) -> list[services.LoadedGame]:
-        """Each game of the evening replayed from its entries (once a step)."""
+        """Each game of the evening replayed from its entries (``services.history``'s
+        replay, with every game's entries read in one query), once a step."""
         if self._replays is None:
             games = models.Game.objects.filter(evening=self.evening).order_by("number")
-            self._replays = [services.history(game) for game in games]
+            entries: dict[int, list[models.Entry]] = {}
+            for entry in models.Entry.objects.filter(game__evening=self.evening).order_by(
+                "game", "turn"
+            ):
+                entries.setdefault(entry.game_id, []).append(entry)
+            self._replays = []
+            for game in games.with_seats():
+                replayed = services.replay(game, services.seats_of(game), entries.get(game.pk, []))
+                replayed.entries = entries.get(game.pk, [])
+                self._replays.append(replayed)
         return self._replays
 
     @invariant()
