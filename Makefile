@@ -78,7 +78,7 @@ coach: migrate
 	$(BIN)/python manage.py solve --all
 	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false
 
-# Performance (bench/run.py, under 8 minutes): gunicorn with production settings on SQLite,
+# Performance (bench/run.py, about 10 minutes): gunicorn with production settings on SQLite,
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
 # and dropped), each page's requests/s against a trivial view's; fails on a missed budget or
 # on any answer a scenario did not expect (a 429 too: the bench's servers run without the

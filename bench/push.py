@@ -740,6 +740,7 @@ async def measure(
             ):
                 steps.append(row)
                 row = await _step(port, writers, tables[:count], plan, meter)
+                row["opened"] = {"streams": 0, "seconds": 0.0}
                 log(_line(row) + "  (again)")
             steps.append(row)
             if not row["held"]:
@@ -862,7 +863,8 @@ def main() -> None:
         stop_server(process)
     result["server_log"] = server_log(log_path)
     result["database"] = vendor
-    result["server"] = " ".join([Path(command[0]).name, *command[1:]])
+    shown = [Path(command[0]).name, *command[1:]]
+    result["server"] = " ".join(shown).replace(f" {port}", " <port>")
     result["workers"] = workers
     json.dump(result, sys.stdout)
 
