@@ -13,18 +13,18 @@ runs from that time. A step holds when
   ending or dropping, and each phone told every version of its game exactly once, in order
   (one told twice is duplicated; one missing at the end of the step, lost).
 
-Tables are stepped up (10, 100, 250, 500, 1000, 1500, 2000, 3000, 4000) until a step does
-not hold (one that missed by a latency spike alone, its medians well inside, runs once
+Tables are stepped up (10, 100, 250, 500, 750, 1000, 1500, 2000, 3000, 4000) until a step
+does not hold (one that missed by a latency spike alone, its medians well inside, runs once
 more): the last that held is the push capacity. Streams stay open from step to step, each
 step opening only its new tables'; tables are seeded between steps, the server idle.
 
 The server is the site's ASGI server under production settings (bench/run.py
-``asgi_server``), started here on the database of DATABASE_URL. The client is one asyncio
-process with a minimal HTTP/1.1 client on plain streams (``asyncio.open_connection``), so
-that thousands of streams are thousands of sockets, not threads; its open-file limit is
-raised to the hard limit (``raise_open_files``), which the server inherits. Each step also
-says where the CPU went (the server's processes, this client, PostgreSQL's, the whole box):
-what limits the figure.
+``asgi_server``: gunicorn with uvicorn's workers and deploy/gunicorn.conf.py), started here
+on the database of DATABASE_URL. The client is one asyncio process with a minimal HTTP/1.1
+client on plain streams (``asyncio.open_connection``), so that thousands of streams are
+thousands of sockets, not threads; its open-file limit is raised to the hard limit
+(``raise_open_files``), which the server inherits. Each step also says where the CPU went
+(the server's processes, this client, PostgreSQL's, the whole box): what limits the figure.
 
 Run by bench/run.py in a child process per database, after bench/session.py; prints its
 result as one JSON document on stdout, the steps on stderr.
@@ -63,7 +63,7 @@ DELIVERY_P99_MS = 250.0
 
 STEPS = tuple(
     int(n)
-    for n in os.getenv("BENCH_PUSH_STEPS", "10,100,250,500,1000,1500,2000,3000,4000").split(",")
+    for n in os.getenv("BENCH_PUSH_STEPS", "10,100,250,500,750,1000,1500,2000,3000,4000").split(",")
 )
 WARMUP = float(os.getenv("BENCH_PUSH_WARMUP", "2"))
 SECONDS = float(os.getenv("BENCH_PUSH_SECONDS", "8"))
@@ -864,7 +864,7 @@ def main() -> None:
     result["server_log"] = server_log(log_path)
     result["database"] = vendor
     shown = [Path(command[0]).name, *command[1:]]
-    result["server"] = " ".join(shown).replace(f" {port}", " <port>")
+    result["server"] = " ".join(shown).replace(f":{port}", ":<port>").replace(f" {port}", " <port>")
     result["workers"] = workers
     json.dump(result, sys.stdout)
 

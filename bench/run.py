@@ -47,15 +47,16 @@ BUDGETS = {
 
 
 def asgi_server(port: int, workers: int) -> list[str]:
-    """The command of the ASGI server the push capacity is measured under (bench/push.py):
-    the one place to switch it (deploy/ settles the production one)."""
+    """The command of the ASGI server the push capacity is measured under (bench/push.py),
+    the one place to switch it: production's, gunicorn with uvicorn's workers and
+    deploy/gunicorn.conf.py, on loopback port ``port`` with ``workers`` processes (e.g.
+    ``[uvicorn, "scorepad.asgi:application", "--port", …, "--workers", …]`` instead)."""
     return [
-        str(Path(sys.executable).parent / "uvicorn"),
+        str(Path(sys.executable).parent / "gunicorn"),
+        "-c", str(BASE_DIR / "deploy" / "gunicorn.conf.py"),
         "scorepad.asgi:application",
-        "--host", "127.0.0.1",
-        "--port", str(port),
+        "--bind", f"127.0.0.1:{port}",
         "--workers", str(workers),
-        "--log-level", "warning",
     ]  # fmt: skip
 
 
