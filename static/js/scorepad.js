@@ -364,9 +364,10 @@
 // The sheet by keyboard, a turn in four keys at most: Enter on a box opens its chooser with
 // the focus on its first value (the arrows or Space pick one, as radios do), Enter confirms,
 // and the focus then waits on the next player's first open box. A swap of the game removes
-// what had the focus: it goes back to the same control when the new page has it (a die, a
-// mode, a box), else, after a key, to the first open box. "Skip to the sheet" leads there
-// too. Moves made after a key only: a tap leaves the focus where the browser puts it.
+// what had the focus: once htmx has readied the new content, it goes back to the same
+// control when the new page has it (a die, a mode, a box), else, after a key, to the first
+// open box. "Skip to the sheet" leads there too. Moves made after a key only: a tap leaves
+// the focus where the browser puts it.
 (function () {
   "use strict";
   var keyboard = false;
@@ -406,7 +407,9 @@
     var target = event.detail.target;
     had = focused && target && target.contains(focused) ? selectorOf(focused) : null;
   });
-  document.addEventListener("htmx:afterSwap", function (event) {
+  // After the settle, not the swap: htmx readies the new content (its hx-post, its links)
+  // only then, and a key sent to a control it has not readied yet would leave the page.
+  document.addEventListener("htmx:afterSettle", function (event) {
     var target = event.detail.target;
     var picker = target && target.id === "panel" && target.querySelector("form.picker");
     if (picker && keyboard) {
