@@ -16,6 +16,8 @@ Django has a template hook for 400, 403, 404 and 500 but none for 405: ``require
 and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever opens
 ``/new`` in a browser. ``explain_not_allowed`` gives that answer the site's 405 page.
 
+Pages are compressed, event streams not (``GZipPages``).
+
 A page opened by a token (``keep_token_pages_private``) is kept out of every cache and every
 search index: its address is the only key to the evening.
 """
@@ -26,6 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -106,3 +109,15 @@ def keep_token_pages_private(get_response: Callable[[HttpRequest], HttpResponse]
         return response
 
     return middleware
+
+
+class GZipPages(GZipMiddleware):
+    """Django's GZip for every answer but the event streams (games/views/live.py). A
+    compressed stream keeps a compressor of its own open as long as the page (about 240 KB
+    each: three thousand phones held 700 MB for a few bytes an event), and a proxy that
+    buffers what it decompresses would hold the events back."""
+
+    def process_response(self, request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.get("Content-Type", "").startswith("text/event-stream"):
+            return response
+        return super().process_response(request, response)

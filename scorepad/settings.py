@@ -172,8 +172,8 @@ MIDDLEWARE = [
     # whatever proxy is in front; below WhiteNoise, which serves its own precompressed
     # files. BREACH: the CSRF token in a page is masked afresh on every response and
     # Django pads the gzip stream with random bytes; the edit token only appears in pages
-    # requested with it.
-    "django.middleware.gzip.GZipMiddleware",
+    # requested with it. Event streams are not compressed (games/middleware.py says why).
+    "games.middleware.GZipPages",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

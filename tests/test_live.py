@@ -156,6 +156,20 @@ def test_the_spectators_stream_tells_numbers_only() -> None:
     run(scenario)
 
 
+def test_a_stream_is_sent_as_it_is_while_the_pages_are_compressed() -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam")
+
+    async def scenario() -> None:
+        response, stream = await open_stream(events_url(game, v=0, n=1), accept_encoding="gzip")
+        assert not response.has_header("Content-Encoding")
+        await score(game.pk, Move(0, "ones", value=3), None)
+        assert await stream.next() == 'id: 1\nevent: changed\ndata: {"v": 1, "n": 1}'
+        page = await AsyncClient().get(f"/e/{game.evening.token}/g/1/", accept_encoding="gzip")
+        assert page["Content-Encoding"] == "gzip"
+
+    run(scenario)
+
+
 def test_a_wrong_token_is_a_404_and_the_edit_link_does_not_open_the_spectators_stream() -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
 
