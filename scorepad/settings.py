@@ -8,8 +8,9 @@ DJANGO_ALLOWED_HOSTS; see README.md.
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, unquote, urlsplit
+from urllib.parse import urlsplit
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -49,7 +50,8 @@ def envlist(name: str, default: str) -> list[str]:
 
 
 def parse_database_url(url: str, base_dir: Path = BASE_DIR, pool: bool = False) -> dict[str, Any]:
-    """Turn DATABASE_URL into a DATABASES["default"] dict.
+    """Turn DATABASE_URL into a DATABASES["default"] dict: dj-database-url reads it, this
+    refuses what Scorepad does not run on and adds the tuning below.
 
     Supported:
       sqlite:///relative/path.sqlite3   (relative to base_dir)
@@ -59,86 +61,74 @@ def parse_database_url(url: str, base_dir: Path = BASE_DIR, pool: bool = False) 
     ``pool``, PostgreSQL's connections come from psycopg's pool instead of each thread
     keeping its own (DB_POOL below says when).
     """
-    scheme, sep, rest = url.partition("://")
-    if not sep:
+    expected = "expected sqlite:///path or postgres://user:password@host:port/name"
+    parts = urlsplit(url)
+    # Only the engines requirements.txt installs: dj-database-url knows MySQL and more,
+    # whose driver would then fail to import with a message that names no variable.
+    if parts.scheme not in ("sqlite", "postgres", "postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL {url!r} is not supported: {expected}")
+    # dj-database-url reads "sqlite://db.sqlite3" (a host, no path) and "sqlite:///" as an
+    # in-memory database: a typo that would lose every evening at the next restart.
+    if parts.scheme == "sqlite" and (parts.netloc or parts.path in ("", "/")):
         raise ImproperlyConfigured(
-            f"DATABASE_URL {url!r} has no scheme: expected sqlite:///path or "
-            "postgres://user:password@host:port/name"
+            f"DATABASE_URL {url!r}: write sqlite:///relative/path or sqlite:////absolute/path"
         )
-    scheme = scheme.lower()
-
-    if scheme == "sqlite":
-        # "sqlite:///db.sqlite3" leaves "/db.sqlite3" after "://": one slash is the
-        # separator of an empty host, so a fourth slash means an absolute path.
-        if not rest.startswith("/") or rest == "/":
-            raise ImproperlyConfigured(
-                f"DATABASE_URL {url!r}: write sqlite:///relative/path or sqlite:////absolute/path"
+    try:
+        db: dict[str, Any] = dict(
+            dj_database_url.parse(
+                url,
+                # A connection is kept 60 s by its thread (opening SQLite is cheap, its
+                # PRAGMAs are not free), except from the pool below (Django refuses
+                # CONN_MAX_AGE with it; SQLite has none).
+                conn_max_age=0 if pool and parts.scheme != "sqlite" else 60,
+                # No health check: it is a `SELECT 1` round trip before every request's
+                # first query (a third of the 2-second poll's cost). Without it, after a
+                # database restart each worker's next request fails once and its
+                # connection is replaced; a tap that fails says "Not saved" on the phone
+                # (static/js/scorepad.js) and nothing half-written stays (every write is
+                # one transaction).
+                conn_health_checks=False,
             )
-        path = unquote(rest[1:])
-        name = path if path == ":memory:" or path.startswith("/") else str(base_dir / path)
-        return {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": name,
-            # Reuse the connection: opening SQLite is cheap but running the PRAGMAs is not free.
-            "CONN_MAX_AGE": 60,
-            "OPTIONS": {
-                # WAL lets readers (polling spectators) run while a writer writes.
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-                # Take the write lock at BEGIN so two writers queue instead of deadlocking.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-            },
-        }
+        )
+    except ValueError:  # dj-database-url's own says neither which variable nor what to check
+        raise ImproperlyConfigured(
+            f"DATABASE_URL {url!r} is not a valid URL: is the port a number, and are the "
+            "password's special characters %-quoted?"
+        ) from None
 
-    if scheme in ("postgres", "postgresql"):
-        parts = urlsplit(url)
-        try:
-            port = parts.port
-        except ValueError:
-            raise ImproperlyConfigured(f"DATABASE_URL {url!r} has an invalid port") from None
-        name = unquote(parts.path.lstrip("/"))
-        if not name:
-            raise ImproperlyConfigured(f"DATABASE_URL {url!r} names no database")
-        db = {
-            "ENGINE": "django.db.backends.postgresql",
-            "NAME": name,
-            "USER": unquote(parts.username or ""),
-            "PASSWORD": unquote(parts.password or ""),
-            "HOST": parts.hostname or "",
-            "PORT": str(port) if port else "",
-            "CONN_MAX_AGE": 60,
-            # No health check: it is a `SELECT 1` round trip before every request's first
-            # query (a third of the 2-second poll's cost). Without it, after a database
-            # restart each worker's next request fails once and its connection is replaced;
-            # a tap that fails says "Not saved" on the phone (static/js/scorepad.js) and
-            # nothing half-written stays (every write is one transaction).
-            "CONN_HEALTH_CHECKS": False,
-            "OPTIONS": {
-                # Server-side parameters, so psycopg can prepare a statement the connection
-                # has run 5 times: the same few queries answer every page (the 2-second
-                # poll is one of them), and PostgreSQL then skips parsing and planning
-                # them: about 0.14 ms of a 0.75 ms poll. (Behind a pooler in transaction
-                # mode older than PgBouncer 1.21, set server_side_binding=false in the URL.)
-                "server_side_binding": True,
-                "prepare_threshold": 5,
-                **dict(parse_qsl(parts.query)),
-            },
+    if parts.scheme == "sqlite":
+        name = db["NAME"]
+        if name != ":memory:" and not name.startswith("/"):
+            db["NAME"] = str(base_dir / name)
+        db["OPTIONS"] = {
+            # WAL lets readers (polling spectators) run while a writer writes.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            # Take the write lock at BEGIN so two writers queue instead of deadlocking.
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
         }
-        if pool:
-            # A connection is lent for one request and handed back at its end (Django
-            # then forbids CONN_MAX_AGE). Per process: 2 kept open, at most 8 at once (a
-            # page holds one for milliseconds, an event stream none while it waits); a
-            # request that finds none free waits up to 10 s, then fails. No check before
-            # lending, as CONN_HEALTH_CHECKS above: after a database restart each broken
-            # connection fails one request and is dropped.
-            db["CONN_MAX_AGE"] = 0
-            db["OPTIONS"]["pool"] = {"min_size": 2, "max_size": 8, "timeout": 10}
         return db
 
-    raise ImproperlyConfigured(
-        f"DATABASE_URL scheme {scheme!r} is not supported: use sqlite:///path or "
-        "postgres://user:password@host:port/name"
-    )
+    if not db["NAME"]:
+        raise ImproperlyConfigured(f"DATABASE_URL {url!r} names no database")
+    db["OPTIONS"] = {
+        # Server-side parameters, so psycopg can prepare a statement the connection has
+        # run 5 times: the same few queries answer every page (the 2-second poll is one
+        # of them), and PostgreSQL then skips parsing and planning them: about 0.14 ms of
+        # a 0.75 ms poll. (Behind a pooler in transaction mode older than PgBouncer 1.21,
+        # set server_side_binding=false in the URL.)
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        **db.get("OPTIONS", {}),
+    }
+    if pool:
+        # A connection is lent for one request and handed back at its end. Per process:
+        # 2 kept open, at most 8 at once (a page holds one for milliseconds, an event
+        # stream none while it waits); a request that finds none free waits up to 10 s,
+        # then fails. No check before lending, as CONN_HEALTH_CHECKS above: after a
+        # database restart each broken connection fails one request and is dropped.
+        db["OPTIONS"]["pool"] = {"min_size": 2, "max_size": 8, "timeout": 10}
+    return db
 
 
 DEBUG = envbool("DJANGO_DEBUG", True)

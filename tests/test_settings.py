@@ -39,7 +39,7 @@ def test_it_reads_postgres_with_port() -> None:
     assert db["USER"] == "alice"
     assert db["PASSWORD"] == "s@cret"
     assert db["HOST"] == "db.example.com"
-    assert db["PORT"] == "6543"
+    assert db["PORT"] == 6543  # Django takes a number or a string
     assert db["CONN_MAX_AGE"] == 60
     assert db["CONN_HEALTH_CHECKS"] is False  # a round trip per request; see settings.py
 
@@ -60,7 +60,12 @@ def test_it_prepares_postgres_statements_unless_the_url_says_not() -> None:
     db = parse_database_url("postgres://u:p@h:5432/d")
     assert db["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
     pooled = parse_database_url("postgres://u:p@h:5432/d?server_side_binding=false")
-    assert pooled["OPTIONS"]["server_side_binding"] == "false"
+    # Django binds on the server only for `is True`: the URL's word is read as a boolean.
+    assert pooled["OPTIONS"]["server_side_binding"] is False
+    assert parse_database_url("postgres://u:p@h/d?prepare_threshold=10")["OPTIONS"] == {
+        "server_side_binding": True,
+        "prepare_threshold": 10,
+    }
 
 
 @pytest.mark.parametrize(
@@ -76,7 +81,9 @@ def test_it_prepares_postgres_statements_unless_the_url_says_not() -> None:
     ],
 )
 def test_it_rejects_bad_database_urls(url: str) -> None:
-    with pytest.raises(ImproperlyConfigured):
+    # Each refusal names the variable, rather than dj-database-url's ValueError or an
+    # in-memory database that would lose the evenings at the next restart.
+    with pytest.raises(ImproperlyConfigured, match="^DATABASE_URL "):
         parse_database_url(url, BASE)
 
 
