@@ -5,6 +5,12 @@ Fixed windows: a counter per (what, who, minute) that expires with its window. C
 anywhere else. With the default LocMemCache each gunicorn worker counts on its own, so
 the real ceiling is the limit times the workers: a backstop, not a precise quota. The
 shipped proxy (deploy/nginx.conf) holds the per-IP limits that count across workers.
+
+Not django-ratelimit: its decorator runs inside each view, after RefuseNul has read the
+body, and would be repeated on every write view where this middleware covers any URL with
+a token. Its get_usage() called here would replace only the counter below (about 30
+lines), while its system check refuses the per-worker LocMemCache this design counts in,
+and it has had no release since 2023 (none declaring Django 5 or 6).
 """
 
 from __future__ import annotations
