@@ -30,6 +30,8 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
+from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from games import models, services
@@ -511,12 +513,21 @@ def keep_finished(record: models.Game) -> bool:
     except (NotBuilt, Unsupported):
         return False
     try:
-        seats, entries = read(record)
-        keep(record, analyse(record, seats, entries))
+        # A savepoint: a database error of the coach's, in a correction's transaction,
+        # rolls back only its own write.
+        with transaction.atomic():
+            seats, entries = read(record)
+            keep(record, analyse(record, seats, entries))
     except Exception:  # noqa: BLE001 — a score is never refused for the coach's figures
         logger.exception("coach: game %s not analysed", record.pk)
         return False
     return kept(record) is not None
+
+
+@receiver(services.finished, dispatch_uid="games.coaching.keep_finished")
+def _keep_when_finished(sender: type[models.Game], game: models.Game, **kwargs: Any) -> None:
+    """The turn that ends a game, or a finished game's correction, keeps its figures."""
+    keep_finished(game)
 
 
 def keep_all_finished() -> int:

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, prefetch_related_objects
+from django.dispatch import Signal
 
 from games import live, models
 from games.rules import Game as RulesGame
@@ -29,6 +30,14 @@ from games.rules.errors import N_, Owner
 from games.rules.rulesets import YAHTZEE_BONUS
 
 _random = random.SystemRandom()
+
+#: Sent with ``game`` (its row as just written) when a turn ends the game, after its commit,
+#: and when a finished game is corrected, in the correction's transaction. The coach keeps
+#: its figures with the result from it (``games.coaching``): the writes know nothing of the
+#: coach, and sent robustly, no receiver's failure holds up or refuses a score (a receiver
+#: that writes does it in a savepoint of its own, so that its failure leaves the
+#: correction's transaction usable).
+finished = Signal()
 
 
 class StaleVersion(Exception):
@@ -507,12 +516,7 @@ def record_turn(
             game = now
             continue
         if state.finished:
-            # The coach's figures, kept with the result by the turn that ends the game (after
-            # its commit: a score is never held up or refused for them). Imported here:
-            # games.coaching reads games through this module.
-            from games import coaching
-
-            coaching.keep_finished(game)
+            finished.send_robust(models.Game, game=game)
         return loaded, played
     raise StaleVersion(_fresh(game_id))
 
@@ -730,12 +734,8 @@ def correct(
             result=final_result(state, loaded.seats),
             snapshot=state.snapshot(),
         )
-        # The coach's figures for the game as it now stands, in the same transaction (a
-        # savepoint: a coach failure leaves the correction written without them).
-        from games import coaching
-
-        with transaction.atomic():
-            coaching.keep_finished(game)
+        # The coach's figures for the game as it now stands, in the same transaction.
+        finished.send_robust(models.Game, game=game)
         return LoadedGame(game, loaded.seats, state), correction
 
 

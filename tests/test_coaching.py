@@ -14,7 +14,8 @@ from coach_support import (
     play_virtual_turn,
     random_cell,
 )
-from evening_support import best, evening, play
+from django.db import connection
+from evening_support import best, evening, play, seen
 
 from games import coaching, models, services
 from games.coach.advice import advisor
@@ -188,6 +189,39 @@ def test_the_turn_that_ends_a_game_keeps_its_summary_with_its_result(coach_table
     # The rest of the result is as the engine counted it.
     rest = {k: v for k, v in record.result.items() if k != "coach"}
     assert rest == services.final_result(services.load(record).state, services.seats_of(record))
+
+
+def test_a_receiver_that_fails_on_the_last_turn_never_refuses_it() -> None:
+    def broken(**_kwargs):
+        raise RuntimeError("a bug in a receiver")
+
+    services.finished.connect(broken)
+    try:
+        game = evening(("Ann",))
+        loaded = play_dice(game, random.Random(5))
+    finally:
+        services.finished.disconnect(broken)
+    assert loaded.state.finished
+    assert models.Game.objects.get(pk=game.pk).result is not None
+
+
+def test_a_correction_stands_when_the_coachs_write_fails_in_the_database(monkeypatch) -> None:
+    game = evening(("Ann",))
+    play(game, best)
+
+    def failing(_record):
+        # On PostgreSQL a failed statement aborts the transaction it ran in: only a
+        # savepoint of the coach's own keeps the correction's usable.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT * FROM no_such_table")
+
+    monkeypatch.setattr(coaching, "advisor_of", lambda _record: None)
+    monkeypatch.setattr(coaching, "read", failing)
+    record = models.Game.objects.get(pk=game.pk)
+    fix = Move(0, "ones", "free", value=3)
+    services.correct(game.pk, seen(record), 0, "free", "ones", fix)
+    assert services.load_current(game.pk).state.box(0, "free", "ones").value == 3
+    assert models.Correction.objects.filter(game=game).count() == 1
 
 
 def test_a_game_that_ended_before_its_table_was_built_is_analysed_by_solve(
