@@ -54,6 +54,7 @@ test: install chromium
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-logo
 
 format: install
 	$(BIN)/ruff check --fix .
