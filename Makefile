@@ -12,7 +12,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 	    && { command -v "$$p"; break; }; \
 	done)
 
-.PHONY: install run test lint format migrate messages chromium load bench proxy-check coach
+.PHONY: install run test lint typecheck format migrate messages chromium load bench proxy-check coach
 
 install: $(VENV)/.installed
 
@@ -55,6 +55,11 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
+	$(MAKE) --no-print-directory typecheck
+
+# mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach, strictly.
+typecheck: install
+	$(BIN)/mypy
 
 format: install
 	$(BIN)/ruff check --fix .

@@ -37,6 +37,8 @@ from .model import SOLVER_OPTIONS, Config, Unsupported, build_model
 from .tables import FORMAT, Tables
 
 Sheet = Mapping[tuple[str, str], int]
+#: Each column's state: (filled mask, upper total capped, extra), as ``ColumnPlay.state``.
+States = tuple[tuple[int, int, int], ...]
 
 __all__ = [
     "Advisor",
@@ -110,7 +112,7 @@ def sheet_of(game: Game, player: int) -> dict[tuple[str, str], int]:
 
 def _hand(hand: Sequence[int]) -> int:
     dice = tuple(sorted(hand))
-    index = HAND_INDEX.get(dice)  # type: ignore[arg-type]
+    index = HAND_INDEX.get(dice)
     if index is None:
         raise ValueError(f"A hand is five dice from 1 to 6, not {list(hand)!r}.")
     return index
@@ -156,11 +158,11 @@ class Advisor:
         self._by_column = {play.column: play for play in self.plays}
         #: True when the figures are a policy's estimates (several columns).
         self.estimate = len(self.plays) > 1
-        self._cache: OrderedDict[tuple, _Turn] = OrderedDict()
+        self._cache: OrderedDict[States, _Turn] = OrderedDict()
 
     # --- the sheet -------------------------------------------------------------------------
 
-    def _states(self, sheet: Sheet) -> tuple[tuple[int, int, int], ...]:
+    def _states(self, sheet: Sheet) -> States:
         rows: dict[str, dict[str, int]] = {column: {} for column in self.columns}
         for key, value in sheet.items():
             column, row = key
@@ -169,7 +171,7 @@ class Advisor:
             rows[column][row] = value
         return tuple(play.state(rows[play.column]) for play in self.plays)
 
-    def _turn(self, states: tuple[tuple[int, int, int], ...]) -> _Turn:
+    def _turn(self, states: States) -> _Turn:
         turn = self._cache.get(states)
         if turn is None:
             turn = self._cache[states] = self._make_turn(states)
@@ -179,7 +181,7 @@ class Advisor:
             self._cache.move_to_end(states)
         return turn
 
-    def _make_turn(self, states) -> _Turn:
+    def _make_turn(self, states: States) -> _Turn:
         values = tuple(play.value(state) for play, state in zip(self.plays, states, strict=True))
         base = sum(values) + self._extra(self._open(states) - 1)
         if len(self.plays) == 1:
@@ -213,7 +215,7 @@ class Advisor:
         if len(self.plays) == 1 and not self.plays[0].dry:
             return self.plays[0].value(states[0])
         turn = self._turn(states)
-        return turn.dry if self._dry(turn) else turn.normal
+        return turn.dry if turn.dry is not None and self._dry(turn) else turn.normal
 
     def columns_value(self, sheet: Sheet) -> float:
         """The sum of the columns' own values: the exact expectation of playing the columns
@@ -226,7 +228,7 @@ class Advisor:
         states = self._states(sheet)
         return self.columns_value(sheet) + self._extra(self._open(states))
 
-    def _open(self, states) -> int:
+    def _open(self, states: States) -> int:
         return sum(
             len(play.model.rows) - state[0].bit_count()
             for play, state in zip(self.plays, states, strict=True)

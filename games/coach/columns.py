@@ -33,7 +33,10 @@ from games.rules.rulesets import get_ruleset
 from .dice import FIRST_ROLL, HANDS, KEEPS_OF, best_keeps, keep_levels
 from .model import FIVE_ALIKE, UPPER_STATES, Model
 from .simulate import Result, reroll
-from .solver import Solver
+from .solver import Progress, Solver
+
+#: A recorded turn of a simulated game: (column, row, final hand, crossed out).
+Recorded = tuple[str, str, tuple[int, ...], bool]
 
 
 @dataclass(frozen=True)
@@ -123,8 +126,8 @@ class ColumnPlay:
         for _points, value in writes.values():
             np.maximum(best, value, out=best)
         cross = {r: float(value[0, 0]) for r, value in crosses.items()}
-        for value in cross.values():
-            np.maximum(best, value, out=best)
+        for crossed in cross.values():
+            np.maximum(best, crossed, out=best)
         return Boxes(writes, cross, best)
 
 
@@ -176,7 +179,9 @@ class _ColumnArrays:
             return np.ones(len(mask), dtype=bool)
         return (mask >> partner & 1) == 1
 
-    def row_values(self, mask, u, e, r):
+    def row_values(
+        self, mask: np.ndarray, u: np.ndarray, e: np.ndarray, r: int
+    ) -> tuple[np.ndarray, np.ndarray]:
         """(games, 252) values of writing row r, and (games,) of crossing it out."""
         after = mask | 1 << r
         if self.upper[r]:
@@ -196,10 +201,10 @@ class _ColumnArrays:
         cross = self.table[after, u, e]
         return self.scores[r][None, :] + cross[:, None], cross
 
-    def value(self, mask, u, e):
+    def value(self, mask: np.ndarray, u: np.ndarray, e: np.ndarray) -> np.ndarray:
         return self.table[mask, u, e]
 
-    def gains(self, mask, u, e):
+    def gains(self, mask: np.ndarray, u: np.ndarray, e: np.ndarray) -> np.ndarray:
         """(games, 252): the best box's value minus the column's value now (-inf if full)."""
         now = self.value(mask, u, e)
         best = np.full((len(mask), len(HANDS)), -np.inf)
@@ -227,7 +232,7 @@ def _max_min_points(high: np.ndarray, low: np.ndarray) -> np.ndarray:
 
 def simulate_columns(
     plays: list[ColumnPlay], games: int, seed: int = 0, chunk: int = 2000, record: int = 0
-) -> tuple[Result, list]:
+) -> tuple[Result, list[list[Recorded]]]:
     """Play the sum-of-columns policy in ``games`` solitaire games (seeded, in chunks of
     games in lockstep). Returns the scores, and the moves of the first ``record`` games as
     (column, row, hand, crossed) per turn."""
@@ -236,7 +241,7 @@ def simulate_columns(
     columns = [_ColumnArrays(play) for play in plays]
     scores = []
     residuals = []
-    moves: list = [[] for _ in range(record)]
+    moves: list[list[Recorded]] = [[] for _ in range(record)]
     for first in range(0, games, chunk):
         g = min(chunk, games - first)
         score, residual = _play_chunk(columns, g, rng, moves[first : first + g] if record else [])
@@ -245,7 +250,7 @@ def simulate_columns(
     result = Result(np.concatenate(scores), time.monotonic() - begun)
     #: residual[t]: at turn t, the points the policy went on to score beyond the sum of
     #: the columns' own values, in each game.
-    result.residual = np.concatenate(residuals, axis=1)  # type: ignore[attr-defined]
+    result.residual = np.concatenate(residuals, axis=1)
     return result, moves
 
 
@@ -254,11 +259,13 @@ def calibration(plays: list[ColumnPlay], games: int = 2000, seed: int = 0) -> np
     values from a turn with k open boxes (0 for k = 0), from simulated games: the sum is
     the value of playing the columns one after another, which the shared turns beat."""
     result, _ = simulate_columns(plays, games, seed)
-    by_turn = result.residual.mean(axis=1)  # type: ignore[attr-defined]
+    by_turn = result.residual.mean(axis=1)
     return np.concatenate([[0.0], by_turn[::-1]])
 
 
-def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.ndarray:
+def _play_chunk(
+    columns: list[_ColumnArrays], g: int, rng: np.random.Generator, moves: list[list[Recorded]]
+) -> tuple[np.ndarray, np.ndarray]:
     masks = [np.zeros(g, dtype=np.int64) for _ in columns]
     uppers = [np.zeros(g, dtype=np.int64) for _ in columns]
     extras = [np.zeros(g, dtype=np.int64) for _ in columns]
@@ -325,14 +332,14 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
             rows = pick_row[mine]
             points = np.where(pick_cross[mine], 0, col.scores[rows, hands[mine]])
             pair = np.zeros(len(mine), dtype=bool)
-            for r, written in ((col.max_row, highs[c]), (col.min_row, lows[c])):
-                if r is None:
+            for box, written in ((col.max_row, highs[c]), (col.min_row, lows[c])):
+                if box is None:
                     continue
-                here = rows == r
+                here = rows == box
                 pair |= here
                 # Written first, Max's or Min's value becomes the extra; second, it is 0.
-                first = here & ~col.partner_filled(masks[c][mine], r)
-                alone = np.where(pick_cross[mine], 0, col.alone_index[r][hands[mine]])
+                first = here & ~col.partner_filled(masks[c][mine], box)
+                alone = np.where(pick_cross[mine], 0, col.alone_index[box][hands[mine]])
                 extras[c][mine[here]] = np.where(first, alone, 0)[here]
                 written[mine[here]] = points[here]
             score[mine] += np.where(pair, 0, points)
@@ -357,7 +364,9 @@ def _play_chunk(columns: list[_ColumnArrays], g: int, rng, moves: list) -> np.nd
 # --- an upper bound ------------------------------------------------------------------------
 
 
-def pass_bound(model: Model, passes: int, chunk: int = 64, progress=None) -> list[float]:
+def pass_bound(
+    model: Model, passes: int, chunk: int = 64, progress: Progress | None = None
+) -> list[float]:
     """Upper bounds on one column's share of optimal play on a sheet of several columns.
 
     The column alone, over all the sheet's turns, free to let any turn pass (at most
@@ -400,7 +409,15 @@ def pass_bound(model: Model, passes: int, chunk: int = 64, progress=None) -> lis
     return figures
 
 
-def _pass_turn(model, solver, value, previous, block, dry, upper_rows):
+def _pass_turn(
+    model: Model,
+    solver: Solver,
+    value: np.ndarray,
+    previous: np.ndarray | None,
+    block: np.ndarray,
+    dry: bool,
+    upper_rows: list[int],
+) -> np.ndarray:
     """(masks, upper totals): each state's turn value in the game with passes."""
     b = len(block)
     if previous is not None:

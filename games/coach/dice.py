@@ -11,9 +11,9 @@ from math import factorial
 
 import numpy as np
 
-from games.rules.dice import ALL_HANDS, FACES
+from games.rules.dice import ALL_HANDS, FACES, Dice
 
-HANDS: tuple[tuple[int, ...], ...] = ALL_HANDS
+HANDS: tuple[Dice, ...] = ALL_HANDS
 HAND_INDEX: dict[tuple[int, ...], int] = {hand: i for i, hand in enumerate(HANDS)}
 
 #: Every multiset of 0 to 5 dice, smallest first (index 0 is the empty keep: a full roll).

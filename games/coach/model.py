@@ -22,6 +22,7 @@ from games.rules.rulesets import (
     YAHTZEE_BONUS,
     Column,
     Row,
+    RuleSet,
     get_ruleset,
 )
 
@@ -106,7 +107,9 @@ class Config:
         return ",".join(words)
 
 
-def _column_game(rules, game: dict[str, Any], column: str) -> tuple[dict[str, Any], str | None]:
+def _column_game(
+    rules: RuleSet, game: dict[str, Any], column: str
+) -> tuple[dict[str, Any], str | None]:
     """The options naming one column's game once, and the column (None: a one-column sheet)."""
     if column not in rules.columns(game):
         raise Unsupported(
@@ -236,10 +239,7 @@ def build_model(config: Config) -> Model:
     faces = tuple(UPPER_FACE.get(row, 0) for row in rows)
     joker_scores = np.array(
         [
-            [
-                rules.joker_fixed.get(row, scorer((face,) * 5))  # type: ignore[arg-type]
-                for face in range(1, 7)
-            ]
+            [rules.joker_fixed.get(row, scorer((face,) * 5)) for face in range(1, 7)]
             for row, scorer in zip(rows, scorers, strict=True)
         ],
         dtype=np.float64,

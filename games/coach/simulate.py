@@ -51,6 +51,9 @@ class Result:
     #: rows[g, t], hands[g, t]: the box and final hand of turn t of the first games (replays).
     rows: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
     hands: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
+    #: residual[t, g] (``columns.simulate_columns``): at turn t of game g, the points the
+    #: policy went on to score beyond the sum of the columns' own values.
+    residual: np.ndarray = field(repr=False, default_factory=lambda: np.zeros((0, 0)))
 
     @property
     def mean(self) -> float:

@@ -29,6 +29,8 @@ from .dice import FIRST_ROLL, HANDS, best_keeps, keep_levels
 from .model import FIVE_ALIKE, UPPER_STATES, Model, max_min_gain
 
 Progress = Callable[[int, int, float], None]
+#: The upper totals and the extras a turn is computed for (``Solver.span``).
+Span = tuple[slice, slice]
 
 
 @dataclass(frozen=True)
@@ -69,13 +71,13 @@ class Solver:
         # the bonus when that write reaches the threshold.
         self.next_upper: dict[int, np.ndarray] = {}
         self.upper_gain: dict[int, np.ndarray] = {}
-        for r, face in enumerate(model.faces):
+        for row, face in enumerate(model.faces):
             if face:
-                s = model.scores[r][:, None]
+                s = model.scores[row][:, None]
                 reached = upper[None, :] + s
-                self.next_upper[r] = np.minimum(reached, threshold).astype(np.intp)
+                self.next_upper[row] = np.minimum(reached, threshold).astype(np.intp)
                 bonus = (upper[None, :] < threshold) & (reached >= threshold)
-                self.upper_gain[r] = s + model.upper_bonus * bonus
+                self.upper_gain[row] = s + model.upper_bonus * bonus
         # Max and Min: each one's partner (its row index, or None when crossed beforehand);
         # written alone, the extra index its value leads to; written second, what it adds
         # for each extra (the partner's value), the dice's score or crossed out (0).
@@ -142,7 +144,7 @@ class Solver:
         partner = self.partner[r]
         return partner is None or bool(mask >> partner & 1)
 
-    def span(self, mask: int, at: tuple[int, int] | None = None) -> tuple[slice, slice]:
+    def span(self, mask: int, at: tuple[int, int] | None = None) -> Span:
         """The upper totals and extras a turn is computed for: all those ``mask`` meets, or
         the one state ``at`` = (upper total, extra)."""
         if at is None:
@@ -152,7 +154,7 @@ class Solver:
             raise ValueError(f"State {at} is never met from mask {mask}.")
         return slice(upper, upper + 1), slice(extra, extra + 1)
 
-    def _box_value(self, table: np.ndarray, mask: int, r: int, span) -> np.ndarray:
+    def _box_value(self, table: np.ndarray, mask: int, r: int, span: Span) -> np.ndarray:
         """Row r's value with the dice's score, for every final hand and state of ``span``:
         (252, upper totals, extras)."""
         model = self.model
@@ -173,7 +175,7 @@ class Solver:
             return (s[:, None] + after[us, self.alone_index[r]].T)[:, :, None]
         return s[:, None, None] + after[None, us, es]
 
-    def _cross_value(self, table: np.ndarray, mask: int, r: int, span) -> np.ndarray:
+    def _cross_value(self, table: np.ndarray, mask: int, r: int, span: Span) -> np.ndarray:
         """Crossing row r out (0 points) and what follows: (upper totals, extras)."""
         us, es = span
         after = table[mask | 1 << r]
@@ -186,7 +188,7 @@ class Solver:
         return after[us, es].copy()
 
     def _joker(
-        self, table: np.ndarray, mask: int, face: int, open_rows: list[int], span
+        self, table: np.ndarray, mask: int, face: int, open_rows: list[int], span: Span
     ) -> np.ndarray:
         """The best box for five ``face``s under the forced Joker: (upper totals, flags)."""
         model = self.model
@@ -257,7 +259,7 @@ class Solver:
         )
 
     def boxes(
-        self, table: np.ndarray, mask: int, span, keep_details: bool = False
+        self, table: np.ndarray, mask: int, span: Span, keep_details: bool = False
     ) -> tuple[np.ndarray, dict[int, np.ndarray], dict[int, np.ndarray]]:
         """The final dice's boxes from ``mask`` for the states of ``span``: the best box's
         value for every hand, (252, upper totals, extras); with ``keep_details``, each open
@@ -301,7 +303,7 @@ class Solver:
         face: int,
         open_rows: list[int],
         box_values: dict[int, np.ndarray],
-        span,
+        span: Span,
     ) -> None:
         """Each box's value for five ``face``s under the Joker (-inf where it is barred)."""
         model = self.model

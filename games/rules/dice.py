@@ -13,7 +13,7 @@ Dice = tuple[int, int, int, int, int]
 FACES = (1, 2, 3, 4, 5, 6)
 
 #: Every distinct hand of five dice (252 of them), each sorted.
-ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))  # type: ignore[arg-type]
+ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))
 
 
 def parse_dice(values: Any) -> Dice:
@@ -34,7 +34,7 @@ def parse_dice(values: Any) -> Dice:
             and 1 <= d <= 6
             and 1 <= e <= 6
         ):
-            return tuple(sorted(values))  # type: ignore[return-value]
+            return tuple(sorted(values))
     if not isinstance(values, (list, tuple)):  # noqa: UP038 - a tuple is quicker than a union
         raise IllegalMove("dice", N_("Dice must be a list of five faces."))
     if len(values) != 5:
@@ -42,7 +42,7 @@ def parse_dice(values: Any) -> Dice:
     for die in values:
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
             raise IllegalMove("dice", N_("A die shows 1 to 6, not {die}."), die=str(die))
-    return tuple(sorted(values))  # type: ignore[return-value]
+    return tuple(sorted(values))
 
 
 def face_counts(dice: Iterable[int]) -> list[int]:

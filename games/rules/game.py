@@ -374,7 +374,7 @@ class Game:
         if self.box(player, column, Row.FIVE_OF_A_KIND).value != 50:
             return ()
         values = {
-            self._joker_score(row, (face,) * 5)  # type: ignore[arg-type]
+            self._joker_score(row, (face,) * 5)
             for face in range(1, 7)
             if row in self._joker_rows(player, column, face)
         }
@@ -760,8 +760,8 @@ def _played_from_json(data: Mapping[str, Any]) -> Played:
         data["row"],
         data["value"],
         data["crossed"],
-        None if dice is None else tuple(dice),  # type: ignore[arg-type]
-        rolls,  # type: ignore[arg-type]
+        None if dice is None else tuple(dice),
+        rolls,
         data["bonus"],
         data["joker"],
     )

@@ -48,7 +48,7 @@ def load(data: str | bytes) -> Game:
     try:
         game = Game.new(header.ruleset, header.players, header.options, header.first)
     except IllegalMove as error:
-        raise GameFileError(error.rule, error.template, **error.params) from None
+        raise GameFileError(error.rule, error.template, turn=None, **error.params) from None
     for number, move in enumerate(header.moves, start=1):
         try:
             game.play(move)
@@ -97,14 +97,14 @@ def _read_header(document: Any) -> GameFile:
     try:
         rules = get_ruleset(document.get("ruleset"))
     except IllegalMove as error:
-        raise GameFileError(error.rule, error.template, **error.params) from None
+        raise GameFileError(error.rule, error.template, turn=None, **error.params) from None
     options = document.get("options", {})
     if not isinstance(options, dict):
         raise GameFileError("option", N_("“options” must be an object."))
     try:
         options = rules.normalize_options(options)
     except IllegalMove as error:
-        raise GameFileError(error.rule, error.template, **error.params) from None
+        raise GameFileError(error.rule, error.template, turn=None, **error.params) from None
     players = _read_players(document.get("players"))
     first_name = document.get("first", players[0] if players else None)
     if isinstance(first_name, str):
@@ -134,7 +134,7 @@ def _read_players(raw: Any) -> tuple[str, ...]:
         try:
             names.append(player_names.check(name))
         except IllegalMove as error:
-            raise GameFileError(error.rule, error.template, **error.params) from None
+            raise GameFileError(error.rule, error.template, turn=None, **error.params) from None
     return tuple(names)
 
 
