@@ -13,6 +13,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from games import models, services
 from games.rules import Move
+from games.views import live as live_views
 
 pytestmark = [
     pytest.mark.browser,
@@ -40,6 +41,24 @@ def requests_of(page: Page) -> list[str]:
     seen: list[str] = []
     page.on("request", lambda r: seen.append(f"{r.method} {r.url}"))
     return seen
+
+
+def stream_data(page: Page) -> list[int]:
+    """The size of each piece of the page's event streams that reaches it (its keep-alives
+    included), as Chromium's DevTools see them, from streams opened from now on."""
+    session = page.context.new_cdp_session(page)
+    streams: set[str] = set()
+    received: list[int] = []
+    session.on(
+        "Network.responseReceived",
+        lambda e: streams.add(e["requestId"]) if e["type"] == "EventSource" else None,
+    )
+    session.on(
+        "Network.dataReceived",
+        lambda e: received.append(e["dataLength"]) if e["requestId"] in streams else None,
+    )
+    session.send("Network.enable")
+    return received
 
 
 def streaming(page: Page) -> None:
@@ -95,16 +114,37 @@ def test_two_phones_and_a_spectator_see_each_others_taps_at_once(
     assert p99 <= 1.5, delays
 
 
-def test_an_idle_phone_sends_no_request_while_its_stream_is_open(
-    asgi_live_server: Any, phones: Any
+def test_an_idle_phone_sends_no_request_for_a_minute_while_its_stream_is_open(
+    asgi_live_server: Any, phones: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The server's keep-alives in real time, every half second here (15 s in production):
+    # a few real seconds then see several come down the stream.
+    monkeypatch.setattr(live_views, "KEEPALIVE_SECONDS", 0.5)
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     page = phones()
+    # Every time the poller's "every 2s" fires (the page's handlers may then hold it back).
+    page.add_init_script(
+        "window.pollDue = 0; document.addEventListener('htmx:beforeRequest', (e) => {"
+        " if (e.detail.elt.classList.contains('poller')) window.pollDue += 1; });"
+    )
+    # The page's timers (htmx's poll, the back-off's Date.now) on Playwright's clock: a
+    # minute of them runs in a moment, while the stream and the server stay in real time.
+    page.clock.install()
+    received = stream_data(page)
     page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
     streaming(page)
-    sent = requests_of(page)
-    page.wait_for_timeout(7000)
+    sent, before = requests_of(page), len(received)
+    page.clock.run_for(60_000)
+    page.wait_for_timeout(3000)
+    due = page.evaluate("window.pollDue")
+    print(f"a minute idle: poll due {due} times, {len(received) - before} pieces of stream")
     assert sent == []
+    # The minute passed for the page (its poll came due every 2 s, held back each time), and
+    # the stream held through it (opened again, it would have been a request), its
+    # keep-alives coming down.
+    assert due >= 29
+    streaming(page)
+    assert len(received) - before >= 3
     # A change told on the stream: the page asks for itself once, and shows it.
     services.record_turn(game.pk, Move(0, "ones", value=3), None)
     expect(page.locator("#game")).to_have_attribute("data-version", "1")
