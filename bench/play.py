@@ -35,12 +35,6 @@ def dice_move(game: Game, dice: list[int], rng: random.Random) -> Move:
     return Move(player, row, column, dice=dice)
 
 
-def seen_form(version: int, player: int | None) -> dict[str, str]:
-    """The fields every write of the sheet carries: what the phone showed (the version and
-    the player to play, empty once the game is over)."""
-    return {"version": str(version), "player": "" if player is None else str(player)}
-
-
 def score_form(move: Move, version: int) -> dict[str, str]:
     """The fields the sheet's score form posts for this move (dice come from the game's pending)."""
     if move.dice is not None:

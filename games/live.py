@@ -88,10 +88,6 @@ class Hub:
             if not queues:
                 self._streams.pop(key, None)
 
-    @property
-    def streams(self) -> int:
-        return sum(len(queues) for queues in self._streams.values())
-
     def tell(self, game_id: int, evening_id: int, change: Change | None) -> None:
         """Wake the streams of game ``game_id`` and of its evening with ``change`` (on the loop)."""
         for key in (game_key(game_id), evening_key(evening_id)):

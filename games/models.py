@@ -274,10 +274,6 @@ class Entry(models.Model):
     #: several times as much to build for the 480 turns of a game.
     MOVE_FIELDS = ("player_id", "column", "row", *WRITTEN_FIELDS, "turn")
 
-    def as_move(self, position: Mapping[int, int]) -> Move:
-        """The move this entry stored; ``position``: each player's seat."""
-        return move_of(self, position)
-
 
 class Correction(models.Model):
     """A box of a finished game corrected after the fact (``services.correct``): what it held

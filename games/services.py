@@ -219,16 +219,9 @@ def load_current(game_id: int) -> LoadedGame:
     return load(models.Game.objects.with_seats().get(pk=game_id))
 
 
-def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
-    """The game's seats, and its entries in turn order as the engine replays them: each
-    entry's ``Entry.MOVE_FIELDS``, by name (the review and the export replay them)."""
-    entries = game.entries.order_by("turn").values_list(*models.Entry.MOVE_FIELDS, named=True)
-    return seats_of(game), list(entries)
-
-
 def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[Move, int]]:
-    """(Move, value written) of each entry (an Entry, or its MOVE_FIELDS as ``read`` reads
-    them); ``position``: each player's seat."""
+    """(Move, value written) of each entry (an Entry, or its ``Entry.MOVE_FIELDS`` by name, as
+    ``coaching.read`` reads them); ``position``: each player's seat."""
     for entry in entries:
         yield models.move_of(entry, position), entry.value
 

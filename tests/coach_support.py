@@ -13,10 +13,6 @@ from games.rules import Move
 Choose = Callable[[RulesGame, list[int]], tuple[str, str]]
 
 
-def first_cell(state: RulesGame, _dice: list[int]) -> tuple[str, str]:
-    return state.playable_cells()[0]
-
-
 def best_scoring(state: RulesGame, dice: list[int]) -> tuple[str, str]:
     """The box that scores the most now (a greedy player, not an optimal one)."""
     preview = state.preview(dice)

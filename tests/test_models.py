@@ -1,7 +1,7 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.models import Entry, Evening, Game, Player, Seat
+from games.models import Entry, Evening, Game, Player, Seat, move_of
 from games.rules import Game as RulesGame
 from games.rules import Move
 
@@ -100,7 +100,7 @@ def test_an_entry_stores_the_move_it_is_built_from(game: Game, player: Player, m
     played = RulesGame.new(game.ruleset, [player.name]).play(move)
     Entry.from_played(game, player, played, turn=1).save()
     entry = Entry.objects.get(game=game)
-    assert entry.as_move({player.pk: 0}) == move
+    assert move_of(entry, {player.pk: 0}) == move
     assert (entry.value, entry.crossed, entry.turn) == (played.value, played.crossed, 1)
 
 

@@ -14,8 +14,7 @@ not (three rolls, any other column), whichever the sum expects more of.
 
 Each column's table is the solver's (``Config.of(..., column=…)``: ``down`` and ``up``
 ordered, ``dry`` with first rolls only, Max and Min in the state). ``simulate_columns``
-plays the policy in many games at once; ``pass_bound`` is an upper bound on optimal play
-(see its docstring).
+plays the policy in many games at once.
 """
 
 from __future__ import annotations
@@ -31,9 +30,9 @@ from games.rules.game import max_min_points
 from games.rules.rulesets import get_ruleset
 
 from .dice import FIRST_ROLL, HANDS, KEEPS_OF, best_keeps, keep_levels
-from .model import FIVE_ALIKE, UPPER_STATES, Model
+from .model import FIVE_ALIKE, Model
 from .simulate import Result, reroll
-from .solver import Progress, Solver
+from .solver import Solver
 
 #: A recorded turn of a simulated game: (column, row, final hand, crossed out).
 Recorded = tuple[str, str, tuple[int, ...], bool]
@@ -359,90 +358,3 @@ def _play_chunk(
         score += col.play.model.upper_bonus * (uppers[c] >= col.play.model.threshold)
         score += _max_min_points(highs[c], lows[c])
     return score, score[None, :] - seen
-
-
-# --- an upper bound ------------------------------------------------------------------------
-
-
-def pass_bound(
-    model: Model, passes: int, chunk: int = 64, progress: Progress | None = None
-) -> list[float]:
-    """Upper bounds on one column's share of optimal play on a sheet of several columns.
-
-    The column alone, over all the sheet's turns, free to let any turn pass (at most
-    ``passes`` of them: the other columns' boxes), each turn's dice rolled and kept as the
-    player likes: the most it can expect. Optimal play of the whole sheet, seen from one
-    column, is one way of playing this game (the turns it lets pass are those written in
-    other columns; what decided them is the history of the dice, which this game sees too),
-    so it expects no more in that column: the sum of the columns' bounds bounds the sheet.
-
-    Returns the bound from the empty column for 0, 1, ..., ``passes`` passes (exact dynamic
-    programming; states: filled boxes × upper total × passes left).
-    """
-    if model.joker or model.extras != 1:
-        raise ValueError("The bound is computed without Joker, bonus, Max and Min.")
-    dry = model.rolls == 1
-    solver = Solver(model)
-    n = len(model.rows)
-    full = (1 << n) - 1
-    masks = solver.masks()  # each after its successors
-    upper_rows = [r for r, face in enumerate(model.faces) if face]
-    figures = []
-    previous = None
-    begun = time.monotonic()
-    for p in range(passes + 1):
-        value = np.zeros((1 << n, UPPER_STATES))
-        pending = [m for m in masks if m != full]
-        # Masks with the same number of filled boxes do not depend on each other.
-        by_count: dict[int, list[int]] = {}
-        for m in pending:
-            by_count.setdefault(m.bit_count(), []).append(m)
-        for count in sorted(by_count, reverse=True):
-            level = np.array(by_count[count], dtype=np.int64)
-            for start in range(0, len(level), chunk):
-                block = level[start : start + chunk]
-                value[block] = _pass_turn(model, solver, value, previous, block, dry, upper_rows)
-        figures.append(float(value[0, 0]))
-        previous = value
-        if progress:
-            progress(p + 1, passes + 1, time.monotonic() - begun)
-    return figures
-
-
-def _pass_turn(
-    model: Model,
-    solver: Solver,
-    value: np.ndarray,
-    previous: np.ndarray | None,
-    block: np.ndarray,
-    dry: bool,
-    upper_rows: list[int],
-) -> np.ndarray:
-    """(masks, upper totals): each state's turn value in the game with passes."""
-    b = len(block)
-    if previous is not None:
-        final = np.broadcast_to(previous[block][:, None, :], (b, 252, UPPER_STATES)).copy()
-    else:
-        final = np.full((b, 252, UPPER_STATES), -np.inf)
-    n = len(model.rows)
-    allowed = [set(solver.open_rows(int(m))) for m in block]
-    for r in range(n):
-        open_r = np.array([r in rows for rows in allowed])
-        if not open_r.any():
-            continue
-        after = block[open_r] | 1 << r
-        cross = value[after][:, None, :]  # (masks, 1, upper)
-        if r in upper_rows:
-            later = value[after[:, None, None], solver.next_upper[r][None]]
-            write = solver.upper_gain[r][None] + later
-        else:
-            write = model.scores[r][None, :, None] + cross
-        final[open_r] = np.maximum(final[open_r], np.maximum(write, cross))
-    if dry:
-        return np.einsum("h,bhu->bu", FIRST_ROLL, final)
-    flat = final.transpose(1, 0, 2).reshape(252, b * UPPER_STATES)
-    after_roll = flat
-    for _ in range(2):
-        after_roll = best_keeps(keep_levels(after_roll))
-    start = keep_levels(after_roll)[0][0]
-    return start.reshape(b, UPPER_STATES)

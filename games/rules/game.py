@@ -589,11 +589,8 @@ class Game:
         derived here as in ``resolve``: the Joker and Yahtzee bonus of five alike in dice
         (the column's five-of-a-kind box written: a bonus if it holds 50), and of a value
         declared as a Yahtzee bonus. Every game page reads its game back through here
-        (480 moves for 8 players × 4 columns), so the loop binds what it uses once and
-        builds each Played as a plain tuple (a NamedTuple's constructor is a Python
-        function).
+        (480 moves for 8 players × 4 columns), so the loop binds what it uses once.
         """
-        new = tuple.__new__
         first_column, joker = self.columns[0], self.ruleset.joker
         sheets, filled, bonuses, jokers = self._sheets, self._filled, self._bonuses, self._jokers
         shares, all_sums, grand = self._row_shares, self._sums, self._grand
@@ -604,27 +601,30 @@ class Game:
             if column is None:
                 column = first_column
             sheet = sheets[player]
-            rolls = tuple([tuple(sorted(roll)) for roll in rolls]) if rolls else ()
+            # Each earlier roll sorted, as ``resolve`` keeps them (five dice: checked then).
+            rolled: tuple[Dice, ...] = (
+                tuple([tuple(sorted(roll)) for roll in rolls])  # type: ignore[misc]
+                if rolls
+                else ()
+            )
             bonus = 0
             if cross:
-                played = new(Played, (move, column, row, 0, True, None, rolls, 0, False))
+                played = Played(move, column, row, 0, True, None, rolled)
             elif dice is not None:
                 hand: Dice = tuple(sorted(dice))  # type: ignore[assignment]
                 five = sheet.get((column, five_row)) if hand[0] == hand[4] else None
                 if five is not None and joker:
                     bonus = YAHTZEE_BONUS if five.value == 50 else 0
                     jokers[player].add((column, row))
-                    played = new(
-                        Played, (move, column, row, value, False, hand, rolls, bonus, True)
-                    )
+                    played = Played(move, column, row, value, False, hand, rolled, bonus, True)
                 else:
-                    played = new(Played, (move, column, row, value, False, hand, rolls, 0, False))
+                    played = Played(move, column, row, value, False, hand, rolled)
             elif declared_bonus:
                 bonus = YAHTZEE_BONUS
                 jokers[player].add((column, row))
-                played = new(Played, (move, column, row, value, False, None, rolls, bonus, True))
+                played = Played(move, column, row, value, False, None, rolled, bonus, True)
             else:
-                played = new(Played, (move, column, row, value, False, None, rolls, 0, False))
+                played = Played(move, column, row, value, False, None, rolled)
             written_value = 0 if cross else value
             sheet[(column, row)] = boxes((written_value, cross)) or _box(written_value, cross)
             filled[player][column] += 1

@@ -15,7 +15,7 @@ import pytest
 
 from games.coach import Config, Tables
 from games.coach.advice import SOLVE_ALL, NotBuilt, advisor, advisor_for, calibrate, sheet_of
-from games.coach.columns import pass_bound, simulate_columns
+from games.coach.columns import simulate_columns
 from games.rules import Game, Move
 
 OPTIONS = [{"columns": 3, "max_min": False}, {"columns": 4, "max_min": False}]
@@ -95,15 +95,6 @@ def test_the_policy_beats_playing_the_columns_one_after_another(tables):
     assert result.mean - 4 * result.stderr > advice.columns_value({})
     # The figures estimate the policy's own expectation (its extra beyond the sum).
     assert advice.expected({}) == pytest.approx(result.mean, abs=4 * result.stderr + 5)
-
-
-def test_the_pass_bound_without_passes_is_the_columns_own_value(tables):
-    advice = advisor("yams-columns", OPTIONS[0], tables)
-    for play in advice.plays:
-        if play.column in ("down", "up"):
-            figures = pass_bound(play.model, 4)
-            assert figures[0] == pytest.approx(play.value((0, 0, 0)), abs=1e-9)
-            assert figures == sorted(figures)  # each pass more is worth something
 
 
 def test_a_missing_column_table_names_the_command(tmp_path):
