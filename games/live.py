@@ -20,7 +20,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +33,11 @@ CHANNEL = "scorepad_games"
 
 #: How long the PostgreSQL listener waits before connecting again after losing its connection.
 RECONNECT_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)
+
+#: How long a stream opening waits for its process to LISTEN (the first stream of the
+#: process, or while the database is away) before it reads its game anyway: once the
+#: listener comes, every stream looks again.
+LISTENING_SECONDS = 2.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +74,22 @@ class Hub:
         self._streams: dict[str, set[asyncio.Queue[Change | None]]] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
+        self._listening_now = asyncio.Event()
         self._lock = threading.Lock()
 
-    @contextlib.contextmanager
-    def stream(self, key: str) -> Iterator[asyncio.Queue[Change | None]]:
+    @contextlib.asynccontextmanager
+    async def stream(self, key: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
         """A queue of what ``key`` (``game_key``, ``evening_key``) is told, while the
-        ``with`` lasts (on the loop)."""
+        ``async with`` lasts (on the loop). On PostgreSQL, once this process LISTENs: what
+        the stream reads of its game after that can't miss a change."""
         self._loop = asyncio.get_running_loop()
-        if connection.vendor == "postgresql":
-            self._listen()
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
         self._streams.setdefault(key, set()).add(queue)
         try:
+            if connection.vendor == "postgresql":
+                self._listen()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._listening_now.wait(), LISTENING_SECONDS)
             yield queue
         finally:
             queues = self._streams.get(key, set())
@@ -111,12 +120,15 @@ class Hub:
     def _listen(self) -> None:
         with self._lock:
             if self._listener is None or self._listener.done():
+                # An event of this loop's (a test's loop ends, and its listener with it).
+                self._listening_now = asyncio.Event()
                 self._listener = asyncio.get_running_loop().create_task(self._listening())
 
     async def _listening(self) -> None:
         """LISTEN on one connection of this process's own, for as long as the process runs;
         connect again when it is lost (the database restarted), then wake every stream so
-        that each looks at its game again: what was told meanwhile is lost."""
+        that each looks at its game again: what was told meanwhile reached no one. The
+        streams opening wait for the first LISTEN (``stream``)."""
         import psycopg
         from psycopg import sql
 
@@ -131,11 +143,13 @@ class Hub:
                     if attempt:
                         self.wake_all()
                     attempt = 0
+                    self._listening_now.set()
                     async for note in listener.notifies():
                         self.tell(*Change.parse(note.payload))
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 — the listener must outlive any failure
+                self._listening_now.clear()
                 delay = RECONNECT_SECONDS[min(attempt, len(RECONNECT_SECONDS) - 1)]
                 logger.warning("live: listener lost, again in %.1f s", delay, exc_info=True)
                 attempt += 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
-from django.db import transaction
+from django.db import connection, transaction
 from django.test import AsyncClient, Client
 
 from games import models, services
@@ -152,6 +152,33 @@ def test_the_spectators_stream_tells_numbers_only() -> None:
         assert event == 'id: 1\nevent: changed\ndata: {"v": 1, "n": 1}'
         assert game.evening.token not in event
         assert not response.cookies
+
+    run(scenario)
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="SQLite's changes are told in-process: no LISTEN"
+)
+def test_a_change_committed_while_the_process_starts_to_listen_is_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import psycopg
+
+    game = services.create_evening(["Ann", "Bob"], "yam")
+    connect = psycopg.AsyncConnection.connect
+
+    async def slow_connect(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.5)  # the listener's connection comes after the score
+        return await connect(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "connect", slow_connect)
+
+    async def scenario() -> None:
+        _response, stream = await open_stream(events_url(game, v=0, n=1))
+        reading = asyncio.ensure_future(stream.next(3.0))  # the stream opens and reads
+        await asyncio.sleep(0.1)
+        await score(game.pk, Move(0, "ones", value=3), None)  # NOTIFY before the LISTEN
+        assert await reading == 'id: 1\nevent: changed\ndata: {"v": 1, "n": 1}'
 
     run(scenario)
 

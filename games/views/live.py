@@ -73,7 +73,7 @@ async def stream(
 ) -> AsyncIterator[str]:
     """The events of game ``game_id`` for a page that shows ``version`` and knows of game
     ``newest``; ends when the game is over and a newer one exists."""
-    with live.hub.stream(live.game_key(game_id)) as told:
+    async with live.hub.stream(live.game_key(game_id)) as told:
         now = await _now(game_id)
         seen = live.Change(version if version is not None else -1, newest or number, False)
         while True:
@@ -94,7 +94,7 @@ async def stream(
 async def evening_stream(evening_id: int, catch_up: bool) -> AsyncIterator[str]:
     """The events of every game of evening ``evening_id``; ``catch_up``: the page was
     connected before (its EventSource sends the last id), so it asks for itself at once."""
-    with live.hub.stream(live.evening_key(evening_id)) as told:
+    async with live.hub.stream(live.evening_key(evening_id)) as told:
         if catch_up:
             yield _event("changed", version="e")
         while True:
