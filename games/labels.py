@@ -199,6 +199,12 @@ def evening_name(name: str, created_at: datetime | None, now: datetime | None = 
     return gettext("Evening of %(date)s") % {"date": formats.date_format(started, "j F Y")}
 
 
+def tonight() -> date:
+    """The day whose night it is now, on the site's clock: an evening started then is
+    "Tonight" (``evening_name``)."""
+    return _night(timezone.localtime())
+
+
 def _night(moment: datetime) -> date:
     """The day whose night ``moment`` belongs to (before 6:00, the day before)."""
     return (moment - NIGHT_ENDS).date()

@@ -80,9 +80,14 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.filter(**{field: token}, number=number)
 
     def with_seats(self) -> GameQuerySet:
-        """With the evening and the seats (and their players) a game page reads: two
-        queries, whatever the number of players or turns."""
-        return self.select_related("evening").prefetch_related(seats_in_order())
+        """With the evening, the seats (and their players) and ``newest``, the number of the
+        evening's newest game, that a game page reads: two queries, whatever the number of
+        players or turns."""
+        return (
+            self.select_related("evening")
+            .prefetch_related(seats_in_order())
+            .annotate(newest=_newest_number())
+        )
 
     def for_sheet(self, token: str, number: int) -> GameQuerySet:
         return self.by_token(token, number).with_seats()
@@ -90,22 +95,26 @@ class GameQuerySet(models.QuerySet["Game"]):
     def for_spectator(self, view_token: str, number: int) -> GameQuerySet:
         return self.by_token(view_token, number, read_only=True).with_seats()
 
+    def _with_live_state(self) -> GameQuerySet:
+        finished = ExpressionWrapper(Q(result__isnull=False), output_field=models.BooleanField())
+        return self.annotate(finished=finished, newest=_newest_number())
+
     def live_state(self) -> Any:
         """(version, finished, the evening's newest game's number) of each game: what a
         live page polls, and what its event stream tells (games.live.Change)."""
-        newest = (
-            Game.objects.filter(evening=OuterRef("evening"))
-            .order_by("-number")
-            .values("number")[:1]
-        )
-        finished = ExpressionWrapper(Q(result__isnull=False), output_field=models.BooleanField())
-        return self.annotate(finished=finished, newest=Subquery(newest)).values_list(
-            "version", "finished", "newest"
-        )
+        return self._with_live_state().values_list("version", "finished", "newest")
 
     def poll_row(self, token: str, number: int, *, read_only: bool = False) -> Any:
-        """``live_state`` of game ``number`` of the evening (edit or view token): one query."""
-        return self.by_token(token, number, read_only=read_only).live_state()
+        """(pk, version, finished, newest): ``live_state`` of game ``number`` of the evening
+        (edit or view token) and its pk, which keys its rendered sheet: one query."""
+        games = self.by_token(token, number, read_only=read_only)._with_live_state()
+        return games.values_list("pk", "version", "finished", "newest")
+
+
+def _newest_number() -> Subquery:
+    """The number of the evening's newest game, beside each game of the evening."""
+    games = Game.objects.filter(evening=OuterRef("evening")).order_by("-number")
+    return Subquery(games.values("number")[:1])
 
 
 class Game(models.Model):

@@ -178,8 +178,9 @@ def find_game(token: str, number: int, *, read_only: bool = False) -> models.Gam
 @dataclass(frozen=True)
 class PollState:
     """What a live page asks every 2 seconds of its game: its version, whether it is over,
-    and the number of the evening's newest game."""
+    and the number of the evening's newest game (and its pk, to find its sheet rendered)."""
 
+    game_id: int
     version: int
     finished: bool
     newest: int
@@ -832,6 +833,7 @@ def change_players(game_id: int, post: Any, expected_version: int | None = None)
                 player.name = name
                 player.save(update_fields=["name"])
                 _claim(game)
+                _renamed_elsewhere(player, game)
                 return
         if game.entries.exists():
             raise IllegalMove(
@@ -864,6 +866,16 @@ def change_players(game_id: int, post: Any, expected_version: int | None = None)
         first = min(game.first_seat, len(players) - 1)
         snapshot = _new_snapshot(game, [player.name for player in players], first)
         _claim(game, first_seat=first, snapshot=snapshot)
+
+
+def _renamed_elsewhere(player: models.Player, game: models.Game) -> None:
+    """The evening's other games that seat ``player`` show the new name too: each moves to
+    its next version, and their open pages learn it, so that nothing kept for a version (a
+    rendered sheet or review, games/views/table.py) shows the old name."""
+    others = models.Game.objects.filter(seats__player=player).exclude(pk=game.pk)
+    others.update(version=F("version") + 1)
+    for pk, version, number, result in others.values_list("pk", "version", "number", "result"):
+        live.announce(pk, game.evening_id, live.Change(version, number, result is not None))
 
 
 def _position(raw: Any, seats: list[models.Seat]) -> int:

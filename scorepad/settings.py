@@ -236,6 +236,23 @@ DATABASES = {
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Each process's own memory, no server to run: the rate limits count there (games/limits.py,
+# each worker its own, a backstop), and the #game fragment every phone of a table fetches
+# after a change is rendered once there (games/views/table.py, render_game). A kept fragment
+# is never stale, only unused: its key holds the game's version, which every change moves.
+# The fragments have their own cache, so that culling them never forgets a limit's count;
+# 1,000 of at most ~20 KB each, gone after 5 minutes unused (a version is asked for within
+# seconds of the change).
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "TIMEOUT": 300,
+        "OPTIONS": {"MAX_ENTRIES": 1000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -26,12 +26,16 @@ def _plain_static_storage() -> Iterator[None]:
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
     """The rate limits count in Django's cache (games/limits.py): each test starts from
-    nothing counted, so the suite's many evenings from 127.0.0.1 never add up."""
-    from django.core.cache import cache
+    nothing counted, so the suite's many evenings from 127.0.0.1 never add up; and from no
+    page rendered, so no test is answered with another's (the tests' databases give the
+    same pks and versions again)."""
+    from django.core.cache import caches
 
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
     yield
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 def chromium_path() -> str:

@@ -115,10 +115,13 @@ def test_it_finds_a_game_by_its_evening_tokens_with_its_seats(game: Game, player
     assert not Game.objects.for_sheet(token, 2).exists()
     found = Game.objects.for_sheet(token, 1).get()
     assert [seat.player.name for seat in found.seats.all()] == ["Alice"]
-    Game.objects.create(evening=game.evening, number=2, ruleset=game.ruleset)
+    assert found.newest == 1
+    second = Game.objects.create(evening=game.evening, number=2, ruleset=game.ruleset)
+    # A game page says so when a newer game exists: the number comes with the game.
+    assert Game.objects.for_sheet(token, 1).get().newest == 2
     # What a live page polls: its game's version and end, and the evening's newest game.
-    assert list(Game.objects.poll_row(token, 1)) == [(game.version, False, 2)]
-    assert list(Game.objects.poll_row(view_token, 2, read_only=True)) == [(0, False, 2)]
+    assert list(Game.objects.poll_row(token, 1)) == [(game.pk, game.version, False, 2)]
+    assert list(Game.objects.poll_row(view_token, 2, read_only=True)) == [(second.pk, 0, False, 2)]
     assert not Game.objects.poll_row(token, 3).exists()
     assert not Game.objects.poll_row(view_token, 1).exists()
 

@@ -28,8 +28,12 @@ def sheet_context(
 def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
     access = Access(True, view_token)
     game = find_game(access, number)
-    template = table.GAME_PARTIAL if request.htmx else table.GAME_TEMPLATE
-    response = render(request, template, sheet_context(request, game, access))
+    if request.htmx:
+        response = table.cached_game(
+            request, game.pk, game.version, table.newest(game), read_only=True
+        ) or table.render_game(request, sheet_context(request, game, access))
+    else:
+        response = render(request, table.GAME_TEMPLATE, sheet_context(request, game, access))
     if request.GET.get("view") in ("table", "focus"):
         # The table's own cookie, set the same way (Secure, HttpOnly, the visitor's act only).
         table._remember(request, response, table.VIEW_COOKIE, request.GET["view"])
@@ -59,6 +63,12 @@ def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRe
         return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
     if request.GET.get("v") == str(state.version) and not newer:
         return HttpResponse(status=204)
+    # After a change every phone of the table asks at once: the first renders the sheet.
+    cached = table.cached_game(
+        request, state.game_id, state.version, state.newest, access.read_only
+    )
+    if cached is not None:
+        return cached
     game = find_game(access, number)
     return table.render_game(request, sheet_context(request, game, access))
 

@@ -14,11 +14,12 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
@@ -36,6 +37,8 @@ GAME_TEMPLATE = "games/game.html"
 GAME_PARTIAL = "games/partials/game.html"
 PANEL_PARTIAL = "games/partials/panel.html"
 VIEW_COOKIE = "sheet_view"
+#: The cache of rendered #game fragments (settings.CACHES).
+FRAGMENTS = "fragments"
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -86,6 +89,24 @@ def _seen(request: HttpRequest) -> services.Seen | None:
     return services.Seen(int(version), int(player) if player else None)
 
 
+def _view(request: HttpRequest) -> str | None:
+    """The sheet's view this phone asked for (its link, else its cookie), if a known one."""
+    view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
+    return view if view in ("table", "focus") else None
+
+
+def _focus(request: HttpRequest) -> int | None:
+    """The player the focus view shows (``?p=``, the players' strip), as a seat."""
+    seat = request.GET.get("p", "")
+    return int(seat) if seat and _SEAT.fullmatch(seat) else None
+
+
+def newest(game: models.Game) -> int:
+    """The number of the evening's newest game: read with the game (``with_seats``), or
+    asked now."""
+    return getattr(game, "newest", None) or services.newest_number(game)
+
+
 def _game_url(game: models.Game) -> str:
     return reverse("sheet", args=[game.evening.token, game.number])
 
@@ -110,7 +131,6 @@ def game_context(
     evening = evening or game.evening
     # The game's links, each reversed once however often the page shows it.
     urls = GameUrls(evening, game.number)
-    view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
     state = loaded.state
     rolls_left = _rolls_left(game.pending or {}, state)
     # The coach's hint, only when this phone asked for it (and never to a spectator).
@@ -129,8 +149,8 @@ def game_context(
     sheet = build(
         state,
         game.pending,
-        view,
-        _int(request.GET.get("p")),
+        _view(request),
+        _focus(request),
         pick_url=f"{urls.pick}?{seen}" if choosing else None,
         scoring=not read_only and (game.entry_mode != "value" or rolled),
         coach_cell=coach.cell if coach else None,
@@ -139,13 +159,21 @@ def game_context(
     current = state.current_player
     # The evening's newest game, when it is not this one: the page says so and links to it
     # (it never moves there on its own), and leaves Undo and Reset to it.
-    later = game.evening.games.filter(number__gt=game.number).order_by("-number").first()
+    last = newest(game)
+    later = last if last > game.number else None
+    shown = {"correcting": correcting, **extra}
     return {
         "game": game,
         "evening": evening,
         "read_only": read_only,
         "correcting": correcting,
         "live_stream": live.held(request),
+        # Rendered once for every phone of the table (``render_game``), or for this one.
+        "shared": same_for_every_phone(request, hint_on, **shown),
+        # An htmx answer's forms post through htmx, which sends the CSRF token in a header
+        # (base.html's hx-headers), so that the fragment is the same for every phone; a
+        # whole page (and a phone without JavaScript) has it in each form.
+        "csrf_in_forms": not read_only and not request.htmx,
         # What the phone shows, for the links that open a question (the reset's).
         "seen_query": seen,
         "urls": urls,
@@ -162,7 +190,7 @@ def game_context(
         "pending": game.pending or {},
         "rolled": rolled,
         "can_undo": loaded.turns > 0 and later is None,
-        "newest": later.number if later else game.number,
+        "newest": last,
         "seen_player": "" if current is None else current,
         "setup_open": loaded.turns == 0,
         "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
@@ -231,9 +259,67 @@ def _respond(
     return response
 
 
+def same_for_every_phone(request: HtmxHttpRequest, hint_on: bool = False, **shown: Any) -> bool:
+    """Whether the #game fragment answered to ``request`` is the one every phone of the
+    table gets at this version: an htmx answer (a whole page has this phone's CSRF token in
+    its forms) without this phone's coach hint (``hint_on``), nothing said to this phone
+    alone (a notice, an error, a message waiting) and nothing open on it (``shown``: a
+    correction, its chooser, the dice thrown by its own roll)."""
+    return (
+        bool(request.htmx)
+        and not hint_on
+        and not any(shown.values())
+        and not messages.get_messages(request)
+    )
+
+
+def _fragment_key(
+    request: HttpRequest, game_id: int, version: int, newest: int, read_only: bool
+) -> str:
+    """What a shared #game fragment depends on: the game at its version and the evening's
+    newest game, the view and player asked for, the language, the spectator's page or the
+    players' (their links differ), the live stream held or not, and the night ("Tonight")."""
+    focus = _focus(request)
+    return ":".join(
+        (
+            "game",
+            str(game_id),
+            str(version),
+            str(newest),
+            _view(request) or "-",
+            "-" if focus is None else str(focus),
+            get_language(),
+            "watch" if read_only else "edit",
+            "live" if live.held(request) else "poll",
+            labels.tonight().isoformat(),
+        )
+    )
+
+
+def cached_game(
+    request: HtmxHttpRequest, game_id: int, version: int, newest: int, read_only: bool = False
+) -> HttpResponse | None:
+    """The #game fragment of the game at this version as another phone had it rendered, if
+    it is the one every phone gets (``same_for_every_phone``) and one was."""
+    if not same_for_every_phone(request, hint.wanted(request) and not read_only):
+        return None
+    key = _fragment_key(request, game_id, version, newest, read_only)
+    body = caches[FRAGMENTS].get(key)
+    return None if body is None else HttpResponse(body)
+
+
 def render_game(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
-    """The game partial (#game), for htmx."""
-    return render(request, GAME_PARTIAL, context, status=status)
+    """The game partial (#game), for htmx. The one every phone of the table gets is kept,
+    rendered once per version, for the others' polls (``cached_game``). A kept fragment
+    is never stale, only unused: its key holds the game's version and whatever else it
+    shows (``_fragment_key``), and every change of the game moves its version. So the
+    cache may be each process's own memory (settings.CACHES)."""
+    response = render(request, GAME_PARTIAL, context, status=status)
+    if status == 200 and context["shared"]:
+        game = context["game"]
+        key = _fragment_key(request, game.pk, game.version, context["newest"], context["read_only"])
+        caches[FRAGMENTS].set(key, response.content)
+    return response
 
 
 def _refused(request: HtmxHttpRequest, game: models.Game, error: IllegalMove) -> HttpResponse:
@@ -309,11 +395,12 @@ def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @require_safe
 def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     game = _get_game(token, number)
-    context = game_context(request, game)
     if request.htmx:
-        response = render_game(request, context)
+        response = cached_game(request, game.pk, game.version, newest(game)) or render_game(
+            request, game_context(request, game)
+        )
     else:
-        response = render(request, GAME_TEMPLATE, context)
+        response = render(request, GAME_TEMPLATE, game_context(request, game))
         known.remember_if_opened(request, response, token)
     if request.GET.get("view") in ("table", "focus"):
         _remember(request, response, VIEW_COOKIE, request.GET["view"])
