@@ -4,11 +4,12 @@ After a change each phone asks for the game again (its poll, told by the event s
 the #game fragment that is the same for every phone is rendered by the first and kept in
 Django's cache for the others, keyed by the game's version and whatever else it shows; what
 is said to one phone alone (a notice, an error, a message, its coach hint, a chooser) is
-never kept nor served to another.
+never kept nor served to another. A finished game's review is kept the same way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,7 +18,7 @@ from django.urls import reverse
 from evening_support import best
 from evening_support import play as play_turns
 
-from games import hint, models, services
+from games import coaching, hint, models, services
 from games.rules import Move
 from games.views import table
 
@@ -236,3 +237,83 @@ def test_a_rename_on_the_next_game_moves_the_earlier_games_too() -> None:
     assert fresh(game).version == finished + 1
     after = Client().get(url(game, "sheet"), headers=HTMX).content.decode()
     assert "Annie" in after
+
+
+# --- the review of a finished game ------------------------------------------------------------
+
+
+@pytest.fixture
+def reviews(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """One item each time a review reads its game's turns to replay them."""
+    read: list[bool] = []
+    original: Callable[..., Any] = coaching.read
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        read.append(True)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(coaching, "read", counted)
+    return read
+
+
+def main(page: str) -> str:
+    """What a page shows between its header and its footer."""
+    return page[page.index('<main id="main">') : page.index('<footer class="site-footer">')]
+
+
+def finished_game() -> models.Game:
+    game = new_game()
+    play_turns(game, best)
+    return fresh(game)
+
+
+def test_a_finished_games_review_is_rendered_once_for_every_visitor(reviews: list[bool]) -> None:
+    # A game in progress moves at every turn: its review is rendered each time, not kept.
+    playing = new_game()
+    a_turn(playing)
+    Client().get(url(playing, "review"))
+    Client().get(url(playing, "review"))
+    assert len(reviews) == 2
+    game = finished_game()
+    first, second = Client(), Client()
+    one = first.get(url(game, "review")).content.decode()
+    two = second.get(url(game, "review")).content.decode()
+    assert len(reviews) == 3
+    # The page around it is each visitor's: its footer's form has the visitor's token.
+    assert first.cookies["csrftoken"].value != second.cookies["csrftoken"].value
+    assert main(one) == main(two)
+    assert "Running totals" in main(one)
+
+
+def test_each_step_and_language_of_a_review_is_its_own(reviews: list[bool]) -> None:
+    game = finished_game()
+    french = Client()
+    french.cookies["django_language"] = "fr"
+    last = Client().get(url(game, "review")).content.decode()
+    first_turn = Client().get(f"{url(game, 'review')}?turn=1").content.decode()
+    francais = french.get(url(game, "review")).content.decode()
+    first_turn_again = Client().get(f"{url(game, 'review')}?turn=1").content.decode()
+    assert main(first_turn_again) == main(first_turn)
+    assert len(reviews) == 3
+    assert "Turn 1 /" in first_turn and "Turn 1 /" not in last
+    assert "Totaux cumulés" in francais and "Running totals" not in francais
+
+
+def test_a_correction_shows_in_the_review_kept_before_it(reviews: list[bool]) -> None:
+    game = finished_game()
+    before = Client().get(url(game, "review")).content.decode()
+    assert "Corrected after the game" not in before
+    state = services.load(game).state
+    column, row = next(
+        (column, row)
+        for column in state.columns
+        for row in state.rows
+        if state.box(0, column, row).value
+    )
+    seen = services.Seen(game.version, None)
+    services.correct(game.pk, seen, 0, column, row, Move(0, row, column, cross=True))
+    after = Client().get(url(game, "review")).content.decode()
+    kept = Client().get(url(game, "review")).content.decode()
+    assert "Corrected after the game" in after
+    assert main(kept) == main(after)
+    assert len(reviews) == 2

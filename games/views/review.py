@@ -5,15 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.http import HttpResponse
+from django.core.cache import caches
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.utils import formats
 from django.utils.http import content_disposition_header
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from games import charts, coaching, labels, services, tally
+from games import charts, coaching, hint, labels, models, services, tally
 from games.sheet import build, describe_turn
 from games.views import table
 from games.views.access import Access, find_game, int_param, shown
@@ -21,9 +24,61 @@ from games.views.access import Access, find_game, int_param, shown
 
 def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
+    if game.result is None:
+        content = _content(request, access, game)
+    else:
+        # A finished game's review is the same for every visitor: rendered once per version
+        # (a correction moves it) and what else it shows (``_key``), then kept.
+        key = _key(request, access, game)
+        content = caches[table.FRAGMENTS].get(key)
+        if content is None:
+            content = _content(request, access, game)
+            caches[table.FRAGMENTS].set(key, content)
+    page = {
+        "evening": shown(game.evening, access),
+        "game": game,
+        "read_only": access.read_only,
+        # Rendered from the review's template (evenings/partials/review.html), escaped there.
+        "content": mark_safe(content),
+    }
+    return render(request, "evenings/review.html", page)
+
+
+def _turn(request: HttpRequest, count: int) -> int:
+    """The step asked for (``?turn=``): after the last turn unless said."""
+    return min(max(int_param(request.GET.get("turn"), count), 0), count)
+
+
+def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
+    """What a finished game's review shows beside the game at its version: the step, the
+    view and player asked for, the language, the spectator's links or the players', whether
+    the coach's table is on disk (once built, the review analyses the game) and the night
+    ("Tonight")."""
+    loaded = services.load(game)
+    view = request.GET.get("view")
+    focus = int_param(request.GET.get("p"), -1)
+    return ":".join(
+        (
+            "review",
+            str(game.pk),
+            str(game.version),
+            str(_turn(request, loaded.turns)),
+            view if view in ("table", "focus") else "-",
+            str(focus) if 0 <= focus < len(loaded.seats) else "-",
+            get_language(),
+            "watch" if access.read_only else "edit",
+            "coach" if hint.available(game.ruleset, game.options) else "-",
+            labels.tonight().isoformat(),
+        )
+    )
+
+
+def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) -> str:
+    """The review of ``game`` at the step asked for (evenings/partials/review.html)."""
+    number = game.number
     seats, entries = coaching.read(game)
     count = len(entries)
-    turn = min(max(int_param(request.GET.get("turn"), count), 0), count)
+    turn = _turn(request, count)
     focus = int_param(request.GET.get("p"), -1)
     then: dict[str, Any] = {}
 
@@ -78,7 +133,7 @@ def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> Http
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
     }
-    return render(request, "evenings/review.html", context)
+    return render_to_string("evenings/partials/review.html", context, request)
 
 
 def _corrections(game: Any, state: services.RulesGame) -> list[dict[str, Any]]:
