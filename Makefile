@@ -69,9 +69,11 @@ messages: install
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
-# 40 tables of full games at once under gunicorn + a PostgreSQL of its own (initdb, on
-# loopback), one worker SIGKILLed and the database restarted midway; fails if an
-# acknowledged write is lost or a 500 is answered. LOAD_ARGS="--tables 10".
+# 40 tables of full games at once under production's server (gunicorn, uvicorn's workers,
+# deploy/gunicorn.conf.py) + a PostgreSQL of its own (initdb, on loopback), 3 more phones a
+# table holding the game's event stream; one worker holding streams SIGKILLed and the
+# database restarted midway; fails if an acknowledged write is lost, a 500 is answered or a
+# phone's last sheet is not the database's. LOAD_ARGS="--tables 10".
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
 
