@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 
 from games import labels
 from games.rules import UPPER_ROWS, Column, RuleSet
-from games.rules.rulesets import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS, Scorer
+from games.rules.rulesets import Scorer
 
 UPPER = {row.value for row in UPPER_ROWS}
 MIDDLE = {"max", "min"}
@@ -78,6 +78,7 @@ class Rulebook:
     layouts: list[Layout]
     #: Rounds of a game with the default options (one per box of a sheet).
     rounds: int
+    #: The upper bonus with the usual options (0 and 0: none).
     upper_bonus: int
     upper_threshold: int
     joker: bool
@@ -166,6 +167,7 @@ def build(ruleset: RuleSet) -> Rulebook:
         layouts.append(Layout("", None, "", True, list(map(_column, shown))))
 
     five = ruleset.scorers.get("five_of_a_kind")
+    bonus = ruleset.bonus(defaults)
     return Rulebook(
         key=key,
         name=labels.ruleset_short(key),
@@ -175,10 +177,10 @@ def build(ruleset: RuleSet) -> Rulebook:
         columns=list(map(_column, columns)),
         layouts=layouts,
         rounds=len(ruleset.rows(defaults)) * len(ruleset.columns(defaults)),
-        upper_bonus=UPPER_BONUS,
-        upper_threshold=UPPER_BONUS_THRESHOLD,
+        upper_bonus=bonus.points if bonus else 0,
+        upper_threshold=bonus.threshold if bonus else 0,
         joker=ruleset.joker,
-        yahtzee_bonus=YAHTZEE_BONUS,
+        yahtzee_bonus=ruleset.yahtzee_bonus,
         five_alike_label=labels.row_label(key, "five_of_a_kind"),
         five_alike_points=_points(ruleset, "five_of_a_kind") if five else "",
         joker_fixed=[

@@ -27,7 +27,6 @@ from games import live, models
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, Row, gamefile, next_starter
 from games.rules.errors import N_, Owner
-from games.rules.rulesets import YAHTZEE_BONUS
 
 _random = random.SystemRandom()
 
@@ -161,7 +160,8 @@ def yahtzees(state: RulesGame, player: int) -> int:
     boxes = 0
     if Row.FIVE_OF_A_KIND in state.rows:
         boxes = sum(1 for col in state.columns if state.box(player, col, Row.FIVE_OF_A_KIND).value)
-    return boxes + state.yahtzee_bonus(player) // YAHTZEE_BONUS
+    bonus = state.ruleset.yahtzee_bonus
+    return boxes + (state.yahtzee_bonus(player) // bonus if bonus else 0)
 
 
 # --- reading ------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from games import labels
 from games.rules import UPPER_ROWS, Game, IllegalMove, Played
 from games.rules.errors import Owner
-from games.rules.rulesets import UPPER_BONUS_THRESHOLD, Column
+from games.rules.rulesets import Column
 
 UPPER = {row.value for row in UPPER_ROWS}
 MIDDLE = {"max", "min"}
@@ -155,6 +155,8 @@ class Sheet:
     columns_per_player: int
     has_joker: bool
     has_middle: bool
+    #: The upper total the bonus needs (None: a sheet without an upper bonus).
+    bonus_at: int | None = None
     #: Whether playable cells score (a player's page in dice or virtual mode).
     scoring: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -224,6 +226,9 @@ def build(
     shown_players = range(len(game.players)) if view == "table" else [focus]
     words = CellWords(game)
 
+    bonus = game.upper_bonus
+    # Without a bonus, nothing is "to go".
+    bonus_at = bonus.threshold if bonus else 0
     columns: list[ColumnView] = []
     for player in shown_players:
         allowed = set(game.allowed_cells(player))
@@ -268,7 +273,7 @@ def build(
                     cells=cells,
                     upper=totals.upper,
                     upper_progress=totals.upper_progress,
-                    upper_to_go=max(0, UPPER_BONUS_THRESHOLD - totals.upper),
+                    upper_to_go=max(0, bonus_at - totals.upper),
                     bonus=totals.bonus,
                     lower=totals.lower,
                     total=totals.total,
@@ -318,6 +323,7 @@ def build(
         columns_per_player=len(game.columns),
         has_joker=game.ruleset.joker,
         has_middle=any(r in MIDDLE for r in game.rows),
+        bonus_at=bonus.threshold if bonus else None,
         scoring=scoring,
         previews=previews,
     )

@@ -18,7 +18,6 @@ from django.utils import translation
 
 from games import labels, services
 from games.rules import RULESETS
-from games.rules.rulesets import UPPER_BONUS, UPPER_BONUS_THRESHOLD, YAHTZEE_BONUS
 
 pytestmark = pytest.mark.django_db
 
@@ -123,13 +122,15 @@ def test_a_row_added_without_words_shows_an_empty_description(
 @pytest.mark.parametrize("key", KEYS)
 def test_the_bonus_numbers_are_the_engines(client: Client, key: str) -> None:
     html = page(client, key)
-    assert f'data-bonus="{UPPER_BONUS}"' in html
-    assert f'data-threshold="{UPPER_BONUS_THRESHOLD}"' in html
-    assert f"+{UPPER_BONUS}</strong> when the upper boxes add up to {UPPER_BONUS_THRESHOLD}" in html
     ruleset = RULESETS[key]
+    assert ruleset.upper_bonus is not None
+    points, threshold = ruleset.upper_bonus.points, ruleset.upper_bonus.threshold
+    assert f'data-bonus="{points}"' in html
+    assert f'data-threshold="{threshold}"' in html
+    assert f"+{points}</strong> when the upper boxes add up to {threshold}" in html
     if ruleset.joker:
-        assert f'data-yahtzee-bonus="{YAHTZEE_BONUS}"' in html
-        assert f"+{YAHTZEE_BONUS} bonus" in html
+        assert f'data-yahtzee-bonus="{ruleset.yahtzee_bonus}"' in html
+        assert f"+{ruleset.yahtzee_bonus} bonus" in html
         for row, value in ruleset.joker_fixed.items():
             assert f"{labels.row_label(key, row)} {value}" in html
     else:

@@ -16,10 +16,7 @@ import numpy as np
 from games.rules.game import max_min_points
 from games.rules.rulesets import (
     RULESETS,
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
     UPPER_FACE,
-    YAHTZEE_BONUS,
     Column,
     Row,
     RuleSet,
@@ -31,9 +28,6 @@ from .dice import HANDS
 #: Options of the solver itself, beside the game's (for tests and for the literature's
 #: figures): turn off the Yahtzee bonus or the Joker of a rule set that has them.
 SOLVER_OPTIONS = {"yahtzee_bonus": True, "joker": True}
-
-#: The upper total is only followed up to the threshold: beyond it the bonus is won.
-UPPER_STATES = UPPER_BONUS_THRESHOLD + 1
 
 
 class Unsupported(ValueError):
@@ -166,9 +160,16 @@ class Model:
     #: max_min_values[e]: the value extra e stands for (0 = crossed out, or not relevant:
     #: neither or both of Max and Min filled; then 5 to 30).
     max_min_values: tuple[int, ...] = (0,)
-    upper_bonus: int = UPPER_BONUS
-    threshold: int = UPPER_BONUS_THRESHOLD
-    bonus_points: int = YAHTZEE_BONUS
+    #: The rule set's upper bonus, and the threshold the upper total is followed up to
+    #: (beyond it the bonus is won; 0 for a sheet without a bonus), and its Yahtzee bonus.
+    upper_bonus: int = 0
+    threshold: int = 0
+    bonus_points: int = 0
+
+    @property
+    def upper_states(self) -> int:
+        """The upper totals a state tells apart: 0 to the threshold."""
+        return self.threshold + 1
 
     @property
     def flags(self) -> int:
@@ -185,7 +186,7 @@ class Model:
     @property
     def shape(self) -> tuple[int, int, int]:
         """The table's shape: filled-rows mask × upper total (capped) × extra."""
-        return (1 << len(self.rows), UPPER_STATES, self.extras)
+        return (1 << len(self.rows), self.upper_states, self.extras)
 
     def max_min_index(self, value: int) -> int:
         """The extra index of the value written in the one filled box of Max and Min."""
@@ -262,6 +263,7 @@ def build_model(config: Config) -> Model:
             "min_crossed": Row.MIN not in rows,
             "max_min_values": tuple(sorted(written | {0})),
         }
+    bonus = rules.bonus(options)
     return Model(
         config=config,
         rows=rows,
@@ -275,6 +277,9 @@ def build_model(config: Config) -> Model:
         yahtzee_bonus=yahtzee_bonus,
         joker_scores=joker_scores,
         extra=extra,
+        upper_bonus=bonus.points if bonus else 0,
+        threshold=bonus.threshold if bonus else 0,
+        bonus_points=rules.yahtzee_bonus,
         **max_min,
     )
 

@@ -26,7 +26,7 @@ import numpy as np
 from games.rules.rulesets import Row
 
 from .dice import FIRST_ROLL, HANDS, best_keeps, keep_levels
-from .model import FIVE_ALIKE, UPPER_STATES, Model, max_min_gain
+from .model import FIVE_ALIKE, Model, max_min_gain
 
 Progress = Callable[[int, int, float], None]
 #: The upper totals and the extras a turn is computed for (``Solver.span``).
@@ -65,7 +65,7 @@ class Solver:
         self.model = model
         n = len(model.rows)
         self.full = (1 << n) - 1
-        upper = np.arange(UPPER_STATES)
+        upper = np.arange(model.upper_states)
         threshold = model.threshold
         # For each upper row: the upper total after writing it (capped), and its points with
         # the bonus when that write reaches the threshold.

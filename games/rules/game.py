@@ -9,14 +9,12 @@ from typing import Any, NamedTuple
 from .dice import Dice, parse_dice
 from .errors import N_, IllegalMove, Owner
 from .rulesets import (
-    UPPER_BONUS,
-    UPPER_BONUS_THRESHOLD,
     UPPER_FACE,
     UPPER_ROWS,
-    YAHTZEE_BONUS,
     Column,
     Row,
     RuleSet,
+    UpperBonus,
     get_ruleset,
 )
 
@@ -121,6 +119,8 @@ class Game:
     first: int = 0
     rows: tuple[str, ...] = field(init=False)
     columns: tuple[str, ...] = field(init=False)
+    #: The upper bonus this game plays for (None: none).
+    upper_bonus: UpperBonus | None = field(init=False)
     #: The moves played since the game was set up, or since the snapshot it was rebuilt
     #: from (``from_snapshot``): a restored game knows where it stands, not how it got there.
     played: list[Played] = field(init=False, default_factory=list)
@@ -129,6 +129,11 @@ class Game:
     def __post_init__(self) -> None:
         self.rows = self.ruleset.rows(self.options)
         self.columns = self.ruleset.columns(self.options)
+        self.upper_bonus = self.ruleset.bonus(self.options)
+        # Read on every total: no bonus is a threshold never reached.
+        bonus = self.upper_bonus
+        self._bonus_at = bonus.threshold if bonus else float("inf")
+        self._bonus_points = bonus.points if bonus else 0
         self._sheets = [{} for _ in self.players]
         self._upper = set(UPPER_ROWS)
         # Fixed for the game's life; replay asks for them on every move.
@@ -503,7 +508,9 @@ class Game:
                         rows=" / ".join(allowed_rows),
                     )
                 bonus = (
-                    YAHTZEE_BONUS if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50 else 0
+                    self.ruleset.yahtzee_bonus
+                    if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50
+                    else 0
                 )
                 return Played(
                     move, column, row, self._joker_score(row, hand), False, hand, rolls, bonus, True
@@ -535,7 +542,8 @@ class Game:
                     value=value,
                     row=row,
                 )
-            return Played(move, column, row, value, False, None, rolls, YAHTZEE_BONUS, True)
+            bonus = self.ruleset.yahtzee_bonus
+            return Played(move, column, row, value, False, None, rolls, bonus, True)
         offered = self._offers.get(row)
         if offered is None:
             offered = self._offers[row] = self.offered_values(row)
@@ -596,6 +604,7 @@ class Game:
         shares, all_sums, grand = self._row_shares, self._sums, self._grand
         forget_total, keep = self._totals.pop, self.played.append
         boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
+        yahtzee_bonus = self.ruleset.yahtzee_bonus
         for move, value in written:
             player, row, column, dice, _value, cross, declared_bonus, rolls = move
             if column is None:
@@ -614,13 +623,13 @@ class Game:
                 hand: Dice = tuple(sorted(dice))  # type: ignore[assignment]
                 five = sheet.get((column, five_row)) if hand[0] == hand[4] else None
                 if five is not None and joker:
-                    bonus = YAHTZEE_BONUS if five.value == 50 else 0
+                    bonus = yahtzee_bonus if five.value == 50 else 0
                     jokers[player].add((column, row))
                     played = Played(move, column, row, value, False, hand, rolled, bonus, True)
                 else:
                     played = Played(move, column, row, value, False, hand, rolled)
             elif declared_bonus:
-                bonus = YAHTZEE_BONUS
+                bonus = yahtzee_bonus
                 jokers[player].add((column, row))
                 played = Played(move, column, row, value, False, None, rolled, bonus, True)
             else:
@@ -677,7 +686,7 @@ class Game:
         upper, progress, lower, _total = self._sums[player][column]
         extra, void = self._max_min(player, column)
         lower += extra
-        bonus = UPPER_BONUS if upper >= UPPER_BONUS_THRESHOLD else 0
+        bonus = self._bonus_points if upper >= self._bonus_at else 0
         return ColumnTotals(upper, progress, bonus, lower, upper + bonus + lower, void)
 
     def yahtzee_bonus(self, player: int) -> int:
@@ -696,8 +705,8 @@ class Game:
                 if total is None:
                     upper, _progress, lower, _total = column_sums
                     total = upper + lower + self._max_min(player, column)[0]
-                    if upper >= UPPER_BONUS_THRESHOLD:
-                        total += UPPER_BONUS
+                    if upper >= self._bonus_at:
+                        total += self._bonus_points
                     column_sums[3] = total
                 grand += total
             self._grand[player] = grand

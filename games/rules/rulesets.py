@@ -44,9 +44,6 @@ class Column(StrEnum):
 UPPER_ROWS: tuple[Row, ...] = (Row.ONES, Row.TWOS, Row.THREES, Row.FOURS, Row.FIVES, Row.SIXES)
 #: The face an upper row counts.
 UPPER_FACE: dict[str, int] = {row.value: face for face, row in enumerate(UPPER_ROWS, start=1)}
-UPPER_BONUS = 35
-UPPER_BONUS_THRESHOLD = 63
-YAHTZEE_BONUS = 100
 
 Scorer = Callable[[Dice], int]
 
@@ -198,6 +195,18 @@ class Option:
 # --- rule sets -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class UpperBonus:
+    """The points a column earns once its upper boxes add up to ``threshold``."""
+
+    threshold: int
+    points: int
+
+
+#: Every sheet of the seeds: +35 at 63, three of each face.
+CLASSIC_BONUS = UpperBonus(threshold=63, points=35)
+
+
 @dataclass(frozen=True, eq=False)
 class RuleSet:
     key: str
@@ -206,14 +215,26 @@ class RuleSet:
     #: Row key → scorer, in the order of the sheet from top to bottom.
     scorers: Mapping[str, Scorer]
     options: tuple[Option, ...] = ()
-    #: Yahtzee bonus and Joker rules.
+    #: The upper section's bonus (None: a sheet without one).
+    upper_bonus: UpperBonus | None = CLASSIC_BONUS
+    #: Yahtzee bonus and Joker rules: five alike again, the five-alike box taken.
     joker: bool = False
+    #: Points five alike earn again when the five-alike box holds its points (Yahtzee's
+    #: 100; 0: no such bonus). Earned only where ``joker`` is on.
+    yahtzee_bonus: int = 0
     #: Joker scores for the fixed-value lower rows (full house 25, straights 30 / 40).
     joker_fixed: Mapping[str, int] = field(default_factory=dict)
+    #: Dice rolled, and rolls a turn (the last one's dice are written).
+    dice: int = 5
+    rolls: int = 3
 
     # Hooks a rule set with options overrides.
     def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return tuple(str(row) for row in self.scorers)
+
+    def bonus(self, options: Mapping[str, Any]) -> UpperBonus | None:
+        """The upper bonus a game with these options plays for."""
+        return self.upper_bonus
 
     def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return (Column.FREE.value,)
@@ -325,6 +346,7 @@ YAHTZEE = RuleSet(
         Row.CHANCE: DiceSum(),
     },
     joker=True,
+    yahtzee_bonus=100,
     joker_fixed={Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40},
 )
 
