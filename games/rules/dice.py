@@ -14,6 +14,8 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 #: Every distinct hand of five dice (252 of them), each sorted.
 ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))
+#: Every distinct hand of six dice (462 of them), each sorted: Maxi Yatzy's offered values.
+ALL_SIX_HANDS: tuple[tuple[int, ...], ...] = tuple(combinations_with_replacement(FACES, 6))
 
 
 def parse_dice(values: Any) -> Dice:

@@ -177,6 +177,64 @@ class FiveAlike:
         return self.points if len(set(dice)) == 1 else 0
 
 
+# --- scorers of Scandinavian Yatzy and Maxi Yatzy ------------------------------------------
+#
+# Maxi Yatzy rolls six dice, so these take a hand of any size (a ``Dice`` is one of them). Of
+# the classes above, FaceSum, DiceSum, AlikeSum, AlikeFixed, AnyRun and FiveAlike (which checks
+# that *all* the dice are alike) score six dice as they score five; ExactRun and FullHouse ask
+# the whole hand to be the run or the 3 + 2, so on six dice they never score: RunAmong and
+# AlikeGroups are what those boxes need there.
+
+
+def _best_groups(counts: list[int], sizes: tuple[int, ...], used: frozenset[int]) -> int | None:
+    """The most ``sizes`` dice alike can add up to, each group a face not in ``used``."""
+    if not sizes:
+        return 0
+    best: int | None = None
+    for face in range(1, 7):
+        if face in used or counts[face] < sizes[0]:
+            continue
+        rest = _best_groups(counts, sizes[1:], used | {face})
+        if rest is not None and (best is None or sizes[0] * face + rest > best):
+            best = sizes[0] * face + rest
+    return best
+
+
+@dataclass(frozen=True)
+class AlikeGroups:
+    """Groups of dice alike, each of another face: the dice of the groups added up.
+
+    ``sizes`` (2, 2) is two pairs, (2, 2, 2) three pairs, (3, 2) a full house, (3, 3) a villa,
+    (4, 2) a tower. A face makes one group only, so four alike are not two pairs and five alike
+    not a full house. The dice left over do not count: a full house among six dice scores its
+    five. Where the dice make the groups in more than one way (two pairs from 1-1-3-3-5-5, a
+    full house from 2-2-2-5-5-5), the highest score is the one written, as RULES.md's "best
+    pair" of One pair.
+    """
+
+    kind: ClassVar[str] = "alike_groups"
+    sizes: tuple[int, ...]
+
+    def __call__(self, dice: tuple[int, ...]) -> int:
+        return _best_groups(face_counts(dice), self.sizes, frozenset()) or 0
+
+
+@dataclass(frozen=True)
+class RunAmong:
+    """Each of ``faces`` among the dice, whatever the others show: a fixed score.
+
+    Maxi Yatzy's straights: 1-2-3-4-5 or 2-3-4-5-6 with any sixth die, and 1-2-3-4-5-6. With
+    five dice and five faces it is ExactRun.
+    """
+
+    kind: ClassVar[str] = "run_among"
+    faces: tuple[int, ...]
+    points: int
+
+    def __call__(self, dice: tuple[int, ...]) -> int:
+        return self.points if set(self.faces) <= set(dice) else 0
+
+
 UPPER_SCORERS: dict[str, Scorer] = {
     row.value: FaceSum(face) for face, row in enumerate(UPPER_ROWS, start=1)
 }
