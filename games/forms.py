@@ -32,7 +32,8 @@ class NewEveningForm(forms.Form):
     evening_name = forms.CharField(label=_("Evening"), max_length=80, required=False)
     ruleset = forms.ChoiceField(
         label=_("Rules"),
-        choices=[(key, labels.RULESET_LABELS[key]) for key in RULESETS],
+        # Called when the form is shown: in the reader's language, every registered rule set.
+        choices=lambda: [(key, labels.ruleset_label(key)) for key in RULESETS],
         initial="yahtzee",
         widget=forms.RadioSelect,
     )

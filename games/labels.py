@@ -8,8 +8,12 @@ from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone
-from django.utils.translation import gettext, ngettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
+
+from games.rules import RULESETS, RuleSet
+from games.rules.rulesets import ROW_NAMES
+from games.rules.words import Msg, Word
 
 if TYPE_CHECKING:
     from games.rules import Game
@@ -17,61 +21,6 @@ if TYPE_CHECKING:
 #: When a night of dice ends: an evening started before this, the day before, is no longer
 #: "Tonight".
 NIGHT_ENDS = timedelta(hours=6)
-
-ROW_LABELS = {
-    "ones": _("Ones"),
-    "twos": _("Twos"),
-    "threes": _("Threes"),
-    "fours": _("Fours"),
-    "fives": _("Fives"),
-    "sixes": _("Sixes"),
-    "max": _("Max"),
-    "min": _("Min"),
-    "three_of_a_kind": _("Three of a kind"),
-    "four_of_a_kind": _("Four of a kind"),
-    "full_house": _("Full house"),
-    "small_straight": _("Small straight"),
-    "large_straight": _("Large straight"),
-    "chance": _("Chance"),
-}
-
-#: The five-alike row takes the rule set's own name.
-FIVE_OF_A_KIND_LABELS = {
-    "yam": pgettext_lazy("five of a kind", "Yam"),
-    "yahtzee": pgettext_lazy("five of a kind", "Yahtzee"),
-    "yams": pgettext_lazy("five of a kind", "Yam's"),
-    "yams-columns": pgettext_lazy("five of a kind", "Yam's"),
-}
-
-#: The tally's column of five-alike boxes scored, named as the rule set names the box.
-FIVE_OF_A_KIND_PLURALS = {
-    "yam": pgettext_lazy("five of a kind, plural", "Yams"),
-    "yahtzee": pgettext_lazy("five of a kind, plural", "Yahtzees"),
-    "yams": pgettext_lazy("five of a kind, plural", "Yam's"),
-    "yams-columns": pgettext_lazy("five of a kind, plural", "Yam's"),
-}
-
-#: "3 Yahtzees" under a player's name; the number comes in as ``n``.
-FIVE_OF_A_KIND_COUNTS = {
-    "yam": ngettext_lazy("%(n)s Yam", "%(n)s Yams", "n"),
-    "yahtzee": ngettext_lazy("%(n)s Yahtzee", "%(n)s Yahtzees", "n"),
-    "yams": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
-    "yams-columns": ngettext_lazy("%(n)s Yam's", "%(n)s Yam's", "n"),
-}
-
-RULESET_LABELS = {
-    "yam": _("Yam (French classic, 12 cells)"),
-    "yahtzee": _("Yahtzee (with Joker and bonus)"),
-    "yams": _("Yam's (13 cells)"),
-    "yams-columns": _("Column Yam's (down, free, up, dry)"),
-}
-
-RULESET_SHORT = {
-    "yam": _("Yam"),
-    "yahtzee": _("Yahtzee"),
-    "yams": _("Yam's"),
-    "yams-columns": _("Column Yam's"),
-}
 
 COLUMN_LABELS = {
     "down": _("Down"),
@@ -97,11 +46,29 @@ MODE_LABELS = {
 }
 
 
+def say(word: Word, n: int = 0) -> str:
+    """A rule set's word (games/rules/words.py) in the active language; a plural is
+    chosen by ``n`` and given it as ``%(n)s``."""
+    if isinstance(word, Msg):
+        if word.plural:
+            return ngettext(word.text, word.plural, n) % {"n": n}
+        return pgettext(word.context, word.text)
+    return gettext(word)
+
+
 def row_label(ruleset: str, row: str) -> str:
-    """The row's label in the active language (the key itself if unknown)."""
-    if row == "five_of_a_kind":
-        return str(FIVE_OF_A_KIND_LABELS.get(ruleset, _("Five of a kind")))
-    return str(ROW_LABELS.get(row, row))
+    """The row's label in the active language, as the rule set names it (the key itself if
+    unknown)."""
+    rules = RULESETS.get(ruleset)
+    names = rules.row_names if rules is not None else ROW_NAMES
+    word = names.get(row)
+    return row if word is None else say(word)
+
+
+def ruleset_label(ruleset: str) -> str:
+    """What the start form calls the rule set, in the active language."""
+    rules = RULESETS.get(ruleset)
+    return say(rules.label or rules.name) if rules is not None else ruleset
 
 
 def cell_label(game: Game, column: str, row: str) -> str:
@@ -149,17 +116,26 @@ def _only(rulesets: Iterable[str]) -> str | None:
     return kinds.pop() if len(kinds) == 1 else None
 
 
+def _words_of(rulesets: Iterable[str]) -> RuleSet | None:
+    """The rule set every game shares, or None for a mix (or no game)."""
+    return RULESETS.get(_only(rulesets) or "")
+
+
 def five_of_a_kind_plural(rulesets: Iterable[str]) -> str:
     """The heading of the five-alike count over games of ``rulesets``: the box's own name
     when they share a rule set ("Yahtzees" on a Yahtzee evening, even in French)."""
-    label = FIVE_OF_A_KIND_PLURALS.get(_only(rulesets) or "")
-    return str(label or pgettext_lazy("five of a kind, plural", "Five alike"))
+    rules = _words_of(rulesets)
+    if rules is not None and rules.five_alike_plural is not None:
+        return say(rules.five_alike_plural)
+    return pgettext("five of a kind, plural", "Five alike")
 
 
 def five_of_a_kind_count(rulesets: Iterable[str], n: int) -> str:
     """``n`` five-alike boxes scored over games of ``rulesets``, named as in the heading."""
-    label = FIVE_OF_A_KIND_COUNTS.get(_only(rulesets) or "")
-    return str((label or ngettext_lazy("%(n)s five alike", "%(n)s five alike", "n")) % {"n": n})
+    rules = _words_of(rulesets)
+    if rules is not None and rules.five_alike_count is not None:
+        return say(rules.five_alike_count, n)
+    return ngettext("%(n)s five alike", "%(n)s five alike", n) % {"n": n}
 
 
 def column_label(column: str) -> str:
@@ -174,7 +150,8 @@ def column_order(column: str) -> str:
 
 def ruleset_short(ruleset: str) -> str:
     """The rule set's short name in the active language (the key itself if unknown)."""
-    return str(RULESET_SHORT.get(ruleset, ruleset))
+    rules = RULESETS.get(ruleset)
+    return say(rules.name) if rules is not None else ruleset
 
 
 def mode_labels() -> list[tuple[str, str]]:

@@ -171,7 +171,7 @@ def build(ruleset: RuleSet) -> Rulebook:
     return Rulebook(
         key=key,
         name=labels.ruleset_short(key),
-        label=str(labels.RULESET_LABELS.get(key, key)),
+        label=labels.ruleset_label(key),
         max_players=ruleset.max_players,
         sections=sections,
         columns=list(map(_column, columns)),

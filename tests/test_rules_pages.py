@@ -87,7 +87,7 @@ def test_the_index_links_every_rule_set(client: Client) -> None:
     assert response.status_code == 200
     for key in RULESETS:
         assert f'href="/rules/{key}/"' in html
-        assert str(labels.RULESET_LABELS[key]) in html.replace("&#39;", "'")
+        assert labels.ruleset_label(key) in html.replace("&#39;", "'")
 
 
 @pytest.mark.parametrize("key", KEYS)

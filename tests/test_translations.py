@@ -27,8 +27,9 @@ TEMPLATE_CALL = re.compile(r"""\b_\(((?:"(?:[^"\\]|\\.)*")|(?:'(?:[^'\\]|\\.)*')
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "fr" / "LC_MESSAGES" / "django.mo"
 #: Calls whose first argument(s) are messages (N_ marks a message translated later).
 SINGULAR = {"gettext", "gettext_lazy", "_", "N_", "gettext_noop"}
-PLURAL = {"ngettext", "ngettext_lazy"}
-CONTEXT = {"pgettext", "pgettext_lazy"}
+#: C_ and P_ mark the rule sets' words with a context or a plural (games/rules/words.py).
+PLURAL = {"ngettext", "ngettext_lazy", "P_"}
+CONTEXT = {"pgettext", "pgettext_lazy", "C_"}
 
 
 def _name(call: ast.Call) -> str:

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from .dice import ALL_HANDS, Dice, face_counts
 from .errors import N_, IllegalMove
+from .words import C_, P_, Word
 
 
 class Row(StrEnum):
@@ -264,10 +265,31 @@ class UpperBonus:
 #: Every sheet of the seeds: +35 at 63, three of each face.
 CLASSIC_BONUS = UpperBonus(threshold=63, points=35)
 
+#: The rows' names every rule set of the seeds shares (the five-alike box takes each rule
+#: set's own name: ``RuleSet.row_names``).
+ROW_NAMES: dict[str, Word] = {
+    Row.ONES: N_("Ones"),
+    Row.TWOS: N_("Twos"),
+    Row.THREES: N_("Threes"),
+    Row.FOURS: N_("Fours"),
+    Row.FIVES: N_("Fives"),
+    Row.SIXES: N_("Sixes"),
+    Row.MAX: N_("Max"),
+    Row.MIN: N_("Min"),
+    Row.THREE_OF_A_KIND: N_("Three of a kind"),
+    Row.FOUR_OF_A_KIND: N_("Four of a kind"),
+    Row.FULL_HOUSE: N_("Full house"),
+    Row.SMALL_STRAIGHT: N_("Small straight"),
+    Row.LARGE_STRAIGHT: N_("Large straight"),
+    Row.FIVE_OF_A_KIND: N_("Five of a kind"),
+    Row.CHANCE: N_("Chance"),
+}
+
 
 @dataclass(frozen=True, eq=False)
 class RuleSet:
     key: str
+    #: Its short name ("Yam's"), and what the start form calls it: marked for translation.
     name: str
     max_players: int
     #: Row key → scorer, in the order of the sheet from top to bottom.
@@ -285,6 +307,13 @@ class RuleSet:
     #: Dice rolled, and rolls a turn (the last one's dice are written).
     dice: int = 5
     rolls: int = 3
+    label: str = ""
+    #: Row key → its name (msgids, translated by the web layer).
+    row_names: Mapping[str, Word] = field(default_factory=lambda: dict(ROW_NAMES))
+    #: The tally's heading for the five-alike boxes scored ("Yahtzees"), and "3 Yahtzees"
+    #: (a plural, counted as ``n``); None: the site's generic words.
+    five_alike_plural: Word | None = None
+    five_alike_count: Word | None = None
 
     # Hooks a rule set with options overrides.
     def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -376,7 +405,8 @@ class ColumnsRuleSet(RuleSet):
 
 YAM = RuleSet(
     key="yam",
-    name="Yam",
+    name=N_("Yam"),
+    label=N_("Yam (French classic, 12 cells)"),
     max_players=6,
     scorers={
         **UPPER_SCORERS,
@@ -387,11 +417,15 @@ YAM = RuleSet(
         Row.FOUR_OF_A_KIND: AlikeFixed(4, 40),
         Row.FIVE_OF_A_KIND: FiveAlike(50),
     },
+    row_names={**ROW_NAMES, Row.FIVE_OF_A_KIND: C_("five of a kind", "Yam")},
+    five_alike_plural=C_("five of a kind, plural", "Yams"),
+    five_alike_count=P_("%(n)s Yam", "%(n)s Yams"),
 )
 
 YAHTZEE = RuleSet(
     key="yahtzee",
-    name="Yahtzee",
+    name=N_("Yahtzee"),
+    label=N_("Yahtzee (with Joker and bonus)"),
     max_players=8,
     scorers={
         **UPPER_SCORERS,
@@ -406,11 +440,22 @@ YAHTZEE = RuleSet(
     joker=True,
     yahtzee_bonus=100,
     joker_fixed={Row.FULL_HOUSE: 25, Row.SMALL_STRAIGHT: 30, Row.LARGE_STRAIGHT: 40},
+    row_names={**ROW_NAMES, Row.FIVE_OF_A_KIND: C_("five of a kind", "Yahtzee")},
+    five_alike_plural=C_("five of a kind, plural", "Yahtzees"),
+    five_alike_count=P_("%(n)s Yahtzee", "%(n)s Yahtzees"),
 )
+
+#: The words of the Yam's sheets' five-alike box.
+YAMS_WORDS: dict[str, Any] = {
+    "row_names": {**ROW_NAMES, Row.FIVE_OF_A_KIND: C_("five of a kind", "Yam's")},
+    "five_alike_plural": C_("five of a kind, plural", "Yam's"),
+    "five_alike_count": P_("%(n)s Yam's", "%(n)s Yam's"),
+}
 
 YAMS = OrderedRuleSet(
     key="yams",
-    name="Yam's",
+    name=N_("Yam's"),
+    label=N_("Yam's (13 cells)"),
     max_players=8,
     scorers={
         **UPPER_SCORERS,
@@ -423,11 +468,13 @@ YAMS = OrderedRuleSet(
         Row.CHANCE: DiceSum(),
     },
     options=(Option("order", ("ordered", "free"), "ordered"),),
+    **YAMS_WORDS,
 )
 
 YAMS_COLUMNS = ColumnsRuleSet(
     key="yams-columns",
-    name="Column Yam's",
+    name=N_("Column Yam's"),
+    label=N_("Column Yam's (down, free, up, dry)"),
     max_players=8,
     scorers={
         **UPPER_SCORERS,
@@ -442,6 +489,7 @@ YAMS_COLUMNS = ColumnsRuleSet(
         Row.CHANCE: DiceSum(),
     },
     options=(Option("columns", (1, 3, 4), 3), Option("max_min", (True, False), True)),
+    **YAMS_WORDS,
 )
 
 #: The registry: rule set key → rule set.
