@@ -401,8 +401,11 @@ class Watcher:
             self.newest = int(newest.group(1))
 
     def behind(self) -> bool:
+        """Whether the stream told of a later version than the page shows. The page asks
+        on any other one (an undo lowers it); here nobody undoes, and a phone that fetched
+        on stale news would keep up by polling alone, hiding a stream that went quiet."""
         told = self.told
-        return told is not None and (told["v"] != self.version or told["n"] > self.newest)
+        return told is not None and (told["v"] > (self.version or 0) or told["n"] > self.newest)
 
 
 @dataclass
@@ -539,9 +542,11 @@ class Phones:
                 else:
                     failures += 1
                 await asyncio.sleep(RECONNECT[min(failures, len(RECONNECT) - 1)])
-                # While its stream is down the page polls; then EventSource opens it again.
-                async with watcher.fetching:
-                    await self._catch_up(watcher, poll=True)
+                if failures:
+                    # While its stream stays down the page polls. A stream opened again
+                    # must catch the page up by itself (Last-Event-ID, the version shown).
+                    async with watcher.fetching:
+                        await self._catch_up(watcher, poll=True)
                 self.seen.reconnections += 1
         except asyncio.CancelledError:
             raise
