@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import labels
 from games.models import Game, Player
-from games.rules import RULESETS, IllegalMove
+from games.rules import RULESETS, IllegalMove, Option
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
 from games.sheet import explain
@@ -37,22 +37,6 @@ class NewEveningForm(forms.Form):
         initial="yahtzee",
         widget=forms.RadioSelect,
     )
-    order = forms.ChoiceField(
-        label=_("Order (Yam's)"),
-        choices=[("ordered", _("Top to bottom")), ("free", _("Any order"))],
-        initial="ordered",
-        required=False,
-        widget=forms.RadioSelect,
-    )
-    columns = forms.TypedChoiceField(
-        label=_("Columns (Column Yam's)"),
-        choices=[(1, "1"), (3, "3"), (4, "4")],
-        coerce=int,
-        initial=3,
-        required=False,
-        widget=forms.RadioSelect,
-    )
-    max_min = forms.BooleanField(label=_("Max and Min rows"), initial=True, required=False)
     entry_mode = forms.ChoiceField(
         label=_("Scores entered as"),
         choices=Game.EntryMode.choices,
@@ -63,6 +47,9 @@ class NewEveningForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.options = option_fields()
+        for name, option in self.options.items():
+            self.fields[name] = option_field(option)
         for seat in range(MAX_SEATS):
             # No max_length: clean() words a name too long once, with the real limit,
             # rather than as a field error the page does not show.
@@ -73,6 +60,10 @@ class NewEveningForm(forms.Form):
 
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat + 1}"] for seat in range(MAX_SEATS)]
+
+    def option_bound_fields(self) -> list[forms.BoundField]:
+        """The fields of the registry's options, in its order (games/rules/rulesets.py)."""
+        return [self[name] for name in self.options]
 
     def clean_evening_name(self) -> str:
         return clean_name(self.cleaned_data.get("evening_name") or "")
@@ -96,11 +87,13 @@ class NewEveningForm(forms.Form):
         if not ruleset:
             return data
         options: dict[str, Any] = {}
-        if ruleset == "yams":
-            options["order"] = data.get("order") or "ordered"
-        elif ruleset == "yams-columns":
-            options["columns"] = data.get("columns") or 3
-            options["max_min"] = bool(data.get("max_min"))
+        for option in RULESETS[ruleset].options:
+            value = data.get(option.field_name)
+            if isinstance(option.default, bool):
+                # An unticked box is not sent: false.
+                options[option.key] = bool(value)
+            else:
+                options[option.key] = option.default if value in (None, "") else value
         starter = data.get("starter") or "random"
         if starter == "random":
             first = random.SystemRandom().randrange(len(names))
@@ -118,6 +111,42 @@ class NewEveningForm(forms.Form):
         data["first"] = first
         data["drawn"] = starter == "random"
         return data
+
+
+def option_fields() -> dict[str, Option]:
+    """The start form's option fields by name: every option of the registry's rule sets,
+    one field for the options of several rule sets that share a field name (the first's)."""
+    fields: dict[str, Option] = {}
+    for rules in RULESETS.values():
+        for option in rules.options:
+            fields.setdefault(option.field_name, option)
+    return fields
+
+
+def option_field(option: Option) -> forms.Field:
+    """The form field of a rule set's option, in the active language: a checkbox for
+    true/false, radio buttons for the other choices (numbers coerced back to numbers)."""
+    label = labels.say(option.label) if option.label else option.key
+    if all(isinstance(choice, bool) for choice in option.choices):
+        return forms.BooleanField(label=label, initial=option.default, required=False)
+    words = option.choice_labels or tuple(str(choice) for choice in option.choices)
+    choices = [(c, labels.say(w)) for c, w in zip(option.choices, words, strict=True)]
+    if all(type(choice) is int for choice in option.choices):
+        return forms.TypedChoiceField(
+            label=label,
+            choices=choices,
+            coerce=int,
+            initial=option.default,
+            required=False,
+            widget=forms.RadioSelect,
+        )
+    return forms.ChoiceField(
+        label=label,
+        choices=choices,
+        initial=option.default,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
 
 class RenameForm(forms.Form):

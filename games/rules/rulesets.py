@@ -246,9 +246,23 @@ UPPER_SCORERS: dict[str, Scorer] = {
 
 @dataclass(frozen=True)
 class Option:
+    """A choice made when a game starts: its key and values as a game stores them, and the
+    words of the start form, which builds a field of it (radio buttons, or a checkbox for
+    true/false)."""
+
     key: str
     choices: tuple[Any, ...]
     default: Any
+    label: Word = ""
+    #: Each choice's words, in the order of ``choices`` (none: the value itself).
+    choice_labels: tuple[Word, ...] = ()
+    #: The start form's field (the key, unless two rule sets' options of one key differ:
+    #: the form has one field a name, shared by the rule sets whose option is the same).
+    field: str = ""
+
+    @property
+    def field_name(self) -> str:
+        return self.field or self.key
 
 
 # --- rule sets -----------------------------------------------------------------------------
@@ -467,7 +481,15 @@ YAMS = OrderedRuleSet(
         Row.FIVE_OF_A_KIND: FiveAlike(50),
         Row.CHANCE: DiceSum(),
     },
-    options=(Option("order", ("ordered", "free"), "ordered"),),
+    options=(
+        Option(
+            "order",
+            ("ordered", "free"),
+            "ordered",
+            label=N_("Order (Yam's)"),
+            choice_labels=(N_("Top to bottom"), N_("Any order")),
+        ),
+    ),
     **YAMS_WORDS,
 )
 
@@ -488,7 +510,10 @@ YAMS_COLUMNS = ColumnsRuleSet(
         Row.FIVE_OF_A_KIND: FiveAlike(50),
         Row.CHANCE: DiceSum(),
     },
-    options=(Option("columns", (1, 3, 4), 3), Option("max_min", (True, False), True)),
+    options=(
+        Option("columns", (1, 3, 4), 3, label=N_("Columns (Column Yam's)")),
+        Option("max_min", (True, False), True, label=N_("Max and Min rows")),
+    ),
     **YAMS_WORDS,
 )
 
