@@ -1,21 +1,23 @@
 """What a rules page shows, read from the rules engine (no rule is restated here).
 
-The rows, their scorers (face, how many alike, points), the bonuses and the columns each
-option gives all come from ``games.rules``; the template words them. So a change to the
-scoring changes its help, and a row the template has no words for shows up in the tests.
+The rows, their help (each scorer words its box from its face, how many alike, its points:
+``RuleSet.describe``), the bonuses and the columns each option gives all come from
+``games.rules``; the template translates them. So a change to the scoring changes its help,
+and a row without words shows up in the tests.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 
 from games import labels
 from games.rules import UPPER_ROWS, Column, RuleSet
 from games.rules.rulesets import Scorer
+from games.rules.words import Text
 
 UPPER = {row.value for row in UPPER_ROWS}
 MIDDLE = {"max", "min"}
@@ -28,16 +30,14 @@ class BoxHelp:
     key: str
     label: str
     section: str  # upper | middle | lower
-    #: The engine's scorer: the template words the box by its ``kind`` and fields.
     scorer: Scorer
+    #: The box's help, as its rule set words it, each sentence translated (its values are
+    #: put in by the template, which marks up runs of faces).
+    help: tuple[Text, ...]
     #: What the box can score, from the engine's offered values: "25" or "5–30".
     points: str
     #: Only in games started with some option (Max and Min in column Yam's).
     optional: bool
-
-    @property
-    def kind(self) -> str:
-        return str(getattr(self.scorer, "kind", ""))
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,7 @@ def build(ruleset: RuleSet) -> Rulebook:
             label=labels.row_label(key, row),
             section=section,
             scorer=ruleset.scorers[row],
+            help=tuple(replace(t, message=gettext(t.message)) for t in ruleset.describe(row)),
             points=_points(ruleset, row),
             optional=row not in always,
         )

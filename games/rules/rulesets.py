@@ -10,11 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .dice import ALL_HANDS, Dice, face_counts
 from .errors import N_, IllegalMove
-from .words import C_, P_, Word
+from .words import C_, P_, Text, Word
 
 
 class Row(StrEnum):
@@ -52,8 +52,15 @@ Scorer = Callable[[Dice], int]
 # --- scorers -------------------------------------------------------------------------------
 #
 # Each scorer is a small frozen dataclass rather than a closure, so that what it counts (the
-# face, how many alike, the points) can be read as well as run: the rules pages word each box
-# from these fields, and so say what the scoring does.
+# face, how many alike, the points) can be read as well as run; its ``describe`` words the box
+# from these fields for the rules pages, which so say what the scoring does.
+
+
+@runtime_checkable
+class Described(Protocol):
+    """A scorer that words its box (a scorer without words leaves the rules page's empty)."""
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -66,6 +73,10 @@ class FaceSum:
     def __call__(self, dice: Dice) -> int:
         return self.face * dice.count(self.face)
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("Add up the dice showing %(face)s: three of them score %(three)s.")
+        return (Text(message, {"face": self.face, "three": 3 * self.face}),)
+
 
 @dataclass(frozen=True)
 class DiceSum:
@@ -75,6 +86,10 @@ class DiceSum:
 
     def __call__(self, dice: Dice) -> int:
         return sum(dice)
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        # What any dice added up are for depends on the box: its rule set's row help.
+        return ()
 
 
 def _alike(dice: Dice, n: int) -> int | None:
@@ -96,6 +111,10 @@ class AlikeSumAll:
     def __call__(self, dice: Dice) -> int:
         return sum(dice) if _alike(dice, self.n) else 0
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("At least %(n)s dice alike. Scores all five dice added up.")
+        return (Text(message, {"n": self.n}),)
+
 
 @dataclass(frozen=True)
 class AlikeSum:
@@ -108,6 +127,13 @@ class AlikeSum:
         face = _alike(dice, self.n)
         return face * self.n if face else 0
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_(
+            "At least %(n)s dice alike. Scores those %(n)s dice added up; the other dice do "
+            "not count."
+        )
+        return (Text(message, {"n": self.n}),)
+
 
 @dataclass(frozen=True)
 class AlikeFixed:
@@ -119,6 +145,10 @@ class AlikeFixed:
 
     def __call__(self, dice: Dice) -> int:
         return self.points if _alike(dice, self.n) else 0
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("At least %(n)s dice alike. Scores %(points)s, whatever the face.")
+        return (Text(message, {"n": self.n, "points": self.points}),)
 
 
 @dataclass(frozen=True)
@@ -135,6 +165,16 @@ class FullHouse:
             return self.points
         return 0
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("Three dice of one face and two of another. Scores %(points)s.")
+        if self.five_alike_counts:
+            five = N_("Five alike count as a full house too.")
+        elif rules.joker:
+            five = N_("Five alike do not count, except as a Joker (below).")
+        else:
+            five = N_("Five alike do not count.")
+        return (Text(message, {"points": self.points}), Text(five))
+
 
 @dataclass(frozen=True)
 class ExactRun:
@@ -146,6 +186,10 @@ class ExactRun:
 
     def __call__(self, dice: Dice) -> int:
         return self.points if tuple(sorted(dice)) == tuple(sorted(self.faces)) else 0
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("Exactly %(run)s. Scores %(points)s.")
+        return (Text(message, {"points": self.points}, {"run": (self.faces,)}),)
 
 
 @dataclass(frozen=True)
@@ -166,6 +210,10 @@ class AnyRun:
         shown = set(dice)
         return self.points if any(shown.issuperset(run) for run in self.runs) else 0
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("Any %(n)s dice in sequence (%(runs)s). Scores %(points)s.")
+        return (Text(message, {"n": self.length, "points": self.points}, {"runs": self.runs}),)
+
 
 @dataclass(frozen=True)
 class FiveAlike:
@@ -176,6 +224,10 @@ class FiveAlike:
 
     def __call__(self, dice: Dice) -> int:
         return self.points if len(set(dice)) == 1 else 0
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        message = N_("All five dice alike. Scores %(points)s.")
+        return (Text(message, {"points": self.points}),)
 
 
 # --- scorers of Scandinavian Yatzy and Maxi Yatzy ------------------------------------------
@@ -276,6 +328,14 @@ class UpperBonus:
     points: int
 
 
+#: The rules pages' words for the boxes whose scorer cannot say what they are for (any dice
+#: added up): msgids, as the rows' names.
+ROW_HELP: dict[str, str] = {
+    Row.CHANCE: N_("Any five dice, added up: the place for a roll that fits nowhere else."),
+    Row.MAX: N_("Any five dice, added up: aim high. Max must end above Min, or both count 0."),
+    Row.MIN: N_("Any five dice, added up: aim low. Min must end below Max, or both count 0."),
+}
+
 #: Every sheet of the seeds: +35 at 63, three of each face.
 CLASSIC_BONUS = UpperBonus(threshold=63, points=35)
 
@@ -328,6 +388,8 @@ class RuleSet:
     #: (a plural, counted as ``n``); None: the site's generic words.
     five_alike_plural: Word | None = None
     five_alike_count: Word | None = None
+    #: The rules page's help of a row, where its scorer's own words are not enough.
+    row_help: Mapping[str, str] = field(default_factory=lambda: dict(ROW_HELP))
 
     # Hooks a rule set with options overrides.
     def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -368,6 +430,14 @@ class RuleSet:
 
     def score(self, row: str, dice: Dice) -> int:
         return self.scorers[row](dice)
+
+    def describe(self, row: str) -> tuple[Text, ...]:
+        """The rules page's help of a row: the rule set's words for it, else its scorer's."""
+        help_text = self.row_help.get(row)
+        if help_text is not None:
+            return (Text(help_text),)
+        scorer = self.scorers[row]
+        return scorer.describe(self) if isinstance(scorer, Described) else ()
 
     def offered_values(self, row: str) -> tuple[int, ...]:
         """Every non-zero score the row can take, from all 252 hands."""

@@ -7,11 +7,12 @@ catalogue's tools find it, and the web layer translates it in the reader's langu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from .errors import N_
 
-__all__ = ["C_", "N_", "P_", "Msg", "Word"]
+__all__ = ["C_", "N_", "P_", "Msg", "Text", "Word"]
 
 
 @dataclass(frozen=True)
@@ -35,3 +36,14 @@ def C_(context: str, message: str) -> Msg:
 def P_(singular: str, plural: str) -> Msg:
     """Mark a message with its plural (ngettext, done later with the count ``n``)."""
     return Msg(singular, plural=plural)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A sentence of help, as a scorer words its box: a msgid with ``%(name)s`` placeholders
+    and their values. ``runs`` are the values that are runs of faces (1-2-3-4-5, or a
+    choice of them), which the page keeps each on one line."""
+
+    message: str
+    params: Mapping[str, int | str] = field(default_factory=dict)
+    runs: Mapping[str, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
