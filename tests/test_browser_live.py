@@ -162,6 +162,30 @@ def test_with_the_stream_blocked_the_page_polls_and_still_syncs(
     expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=6000)
 
 
+def test_a_poll_the_stream_asked_for_fails_and_is_asked_again_after_its_back_off(
+    asgi_live_server: Any, phones: Any
+) -> None:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    page = phones()
+    page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
+    streaming(page)
+    cut: list[str] = []
+
+    def cut_the_first(route: Any) -> None:
+        if cut:
+            route.continue_()
+        else:
+            cut.append(route.request.url)
+            route.abort()
+
+    page.route("**/poll?*", cut_the_first)
+    # The game's last change for a while: the stream tells it once, its poll is cut (a
+    # worker killed, a network blip) while the stream stays open.
+    services.record_turn(game.pk, Move(0, "ones", value=3), None)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=10000)
+    assert len(cut) == 1
+
+
 def test_the_server_restarted_mid_game_the_stream_comes_back_and_the_page_catches_up(
     asgi_live_server: Any, phones: Any
 ) -> None:

@@ -205,8 +205,12 @@
     var config = event.detail && event.detail.requestConfig;
     if (isPoll(event.detail.elt)) {
       pollFailures += 1;
-      nextPollAt = Date.now() + Math.min(15000, 2000 * Math.pow(2, pollFailures));
+      var wait = Math.min(15000, 2000 * Math.pow(2, pollFailures));
+      nextPollAt = Date.now() + wait;
       if (!queued) banner(text("stale"));
+      // While the stream is open nothing else would ask again (its polls are held back):
+      // the change it told is fetched once the back-off is over.
+      if (streaming) setTimeout(catchUp, wait + 50);
       return;
     }
     if (!isWrite(config)) {
