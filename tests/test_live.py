@@ -183,6 +183,29 @@ def test_a_change_committed_while_the_process_starts_to_listen_is_told(
     run(scenario)
 
 
+def test_a_stream_whose_database_is_away_ends_quietly_for_its_page_to_connect_again(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from django.db import OperationalError
+
+    from games.views import live as live_views
+
+    game = services.create_evening(["Ann", "Bob"], "yam")
+
+    async def away(game_id: int) -> Any:
+        raise OperationalError("the database system is shutting down")
+
+    monkeypatch.setattr(live_views, "_now", away)
+
+    async def scenario() -> None:
+        _response, stream = await open_stream(events_url(game, v=0, n=1))
+        with pytest.raises(StopAsyncIteration):  # ended, not broken
+            await stream.next()
+
+    run(scenario)
+    assert "the database did not answer, the stream ends" in caplog.text
+
+
 def test_a_stream_is_sent_as_it_is_while_the_pages_are_compressed() -> None:
     game = services.create_evening(["Ann", "Bob"], "yam")
 

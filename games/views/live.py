@@ -20,16 +20,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_safe
 
 from games import live, models
 from games.views.access import Access
+
+logger = logging.getLogger(__name__)
 
 #: A comment line this often keeps proxies and phones from dropping an idle stream.
 KEEPALIVE_SECONDS = 15.0
@@ -68,13 +71,26 @@ async def _now(game_id: int) -> live.Change:
     return live.Change(version, newest, finished)
 
 
+async def _looked_up(game_id: int) -> live.Change | None:
+    """``_now``, or None when the database did not answer (logged in a line)."""
+    try:
+        return await _now(game_id)
+    except DatabaseError as error:
+        logger.warning("live: the database did not answer, the stream ends: %s", error)
+        return None
+
+
 async def stream(
     game_id: int, number: int, version: int | None, newest: int | None
 ) -> AsyncIterator[str]:
     """The events of game ``game_id`` for a page that shows ``version`` and knows of game
-    ``newest``; ends when the game is over and a newer one exists."""
+    ``newest``; ends when the game is over and a newer one exists, or when the database
+    can't say where the game is (it restarted: the page's EventSource connects again and
+    catches up from its version, as after any cut)."""
     async with live.hub.stream(live.game_key(game_id)) as told:
-        now = await _now(game_id)
+        now = await _looked_up(game_id)
+        if now is None:
+            return
         seen = live.Change(version if version is not None else -1, newest or number, False)
         while True:
             if now.version != seen.version or now.newest > seen.newest:
@@ -88,7 +104,9 @@ async def stream(
             except TimeoutError:
                 yield ": keep-alive\n\n"
                 continue
-            now = change if change is not None else await _now(game_id)
+            now = change if change is not None else await _looked_up(game_id)
+            if now is None:
+                return
 
 
 async def evening_stream(evening_id: int, catch_up: bool) -> AsyncIterator[str]:
