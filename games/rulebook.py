@@ -15,12 +15,10 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from games import labels
-from games.rules import UPPER_ROWS, Column, RuleSet
+from games.rules import Column, RuleSet
 from games.rules.rulesets import Scorer
 from games.rules.words import Text
 
-UPPER = {row.value for row in UPPER_ROWS}
-MIDDLE = {"max", "min"}
 #: The engine's order of the columns (down, free, up, dry), as a sheet shows them.
 COLUMN_ORDER = [column.value for column in Column]
 
@@ -132,7 +130,7 @@ def build(ruleset: RuleSet) -> Rulebook:
 
     sections: list[Section] = []
     for row in ruleset.scorers:
-        section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
+        section = ruleset.section(row)
         box = BoxHelp(
             key=row,
             label=labels.row_label(key, row),

@@ -10,12 +10,10 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 
 from games import labels
-from games.rules import UPPER_ROWS, Game, IllegalMove, Played
+from games.rules import Game, IllegalMove, Played
 from games.rules.errors import Owner
 from games.rules.rulesets import Column
 
-UPPER = {row.value for row in UPPER_ROWS}
-MIDDLE = {"max", "min"}
 #: Past this many player × column pairs, the sheet shows one player at a time.
 TABLE_VIEW_MAX_COLUMNS = 4
 
@@ -287,7 +285,7 @@ def build(
     key = game.ruleset.key
     rows = []
     for row in game.rows:
-        section = "upper" if row in UPPER else "middle" if row in MIDDLE else "lower"
+        section = game.ruleset.section(row)
         label = labels.row_label(key, row)
         if rows and rows[-1].section != section:
             rows[-1].ends = rows[-1].section
@@ -322,7 +320,7 @@ def build(
         multi_column=len(game.columns) > 1,
         columns_per_player=len(game.columns),
         has_joker=game.ruleset.joker,
-        has_middle=any(r in MIDDLE for r in game.rows),
+        has_middle=any(game.ruleset.section(r) == "middle" for r in game.rows),
         bonus_at=bonus.threshold if bonus else None,
         scoring=scoring,
         previews=previews,

@@ -16,7 +16,6 @@ import numpy as np
 from games.rules.game import max_min_points
 from games.rules.rulesets import (
     RULESETS,
-    UPPER_FACE,
     Column,
     Row,
     RuleSet,
@@ -237,7 +236,7 @@ def build_model(config: Config) -> Model:
         raise Unsupported("An up column's open rows are the first ones of its sheet.")
     scorers = [rules.scorers[row] for row in rows]
     scores = np.array([[scorer(hand) for hand in HANDS] for scorer in scorers], dtype=np.float64)
-    faces = tuple(UPPER_FACE.get(row, 0) for row in rows)
+    faces = tuple(rules.upper_faces.get(row, 0) for row in rows)
     joker_scores = np.array(
         [
             [rules.joker_fixed.get(row, scorer((face,) * 5)) for face in range(1, 7)]

@@ -9,8 +9,6 @@ from typing import Any, NamedTuple
 from .dice import Dice, parse_dice
 from .errors import N_, IllegalMove, Owner
 from .rulesets import (
-    UPPER_FACE,
-    UPPER_ROWS,
     Column,
     Row,
     RuleSet,
@@ -135,7 +133,10 @@ class Game:
         self._bonus_at = bonus.threshold if bonus else float("inf")
         self._bonus_points = bonus.points if bonus else 0
         self._sheets = [{} for _ in self.players]
-        self._upper = set(UPPER_ROWS)
+        upper = self.ruleset.upper_faces
+        self._upper = set(upper)
+        # The upper row of each face (where five alike go first under the Joker).
+        self._face_rows = {face: row for row, face in upper.items()}
         # Fixed for the game's life; replay asks for them on every move.
         self._rows = frozenset(self.rows)
         # How many boxes each player filled in each column. An ordered column only
@@ -157,9 +158,8 @@ class Game:
         ]
         # Each player's grand total once asked for, until their next write or undo.
         self._grand: list[int | None] = [None] * len(self.players)
-        self._row_shares = {
-            row: (UPPER_FACE.get(row), row not in (Row.MAX, Row.MIN)) for row in self.rows
-        }
+        middle = self.ruleset.middle
+        self._row_shares = {row: (upper.get(row), row not in middle) for row in self.rows}
         self._offers: dict[str, tuple[int, ...]] = {}
         self._last_turn = len(self.rows) * len(self.columns) * len(self.players)
         # Turns played before ``played`` begins (those of the snapshot a game was rebuilt
@@ -353,8 +353,8 @@ class Game:
 
     def _joker_rows(self, player: int, column: str, face: int) -> tuple[str, ...]:
         """Where five ``face``s may go under the Joker, in this column."""
-        upper_row = UPPER_ROWS[face - 1].value
-        if self.is_open(player, column, upper_row):
+        upper_row = self._face_rows.get(face)
+        if upper_row is not None and self.is_open(player, column, upper_row):
             return (upper_row,)
         open_rows = [row for row in self.rows if self.is_open(player, column, row)]
         lower = tuple(row for row in open_rows if row not in self._upper)

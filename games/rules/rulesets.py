@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from .dice import ALL_HANDS, Dice, face_counts
@@ -390,6 +390,21 @@ class RuleSet:
     five_alike_count: Word | None = None
     #: The rules page's help of a row, where its scorer's own words are not enough.
     row_help: Mapping[str, str] = field(default_factory=lambda: dict(ROW_HELP))
+    #: The rows between the upper and the lower section, counted apart from both (Max and
+    #: Min, which have a rule of their own).
+    middle: tuple[str, ...] = ()
+
+    @cached_property
+    def upper_faces(self) -> dict[str, int]:
+        """The upper section: its rows (those that add up the dice of one face, in the
+        sheet's order) and the face each counts. Their total earns the upper bonus."""
+        return {row: s.face for row, s in self.scorers.items() if isinstance(s, FaceSum)}
+
+    def section(self, row: str) -> str:
+        """The section a row is in: ``upper``, ``middle`` or ``lower``."""
+        if row in self.upper_faces:
+            return "upper"
+        return "middle" if row in self.middle else "lower"
 
     # Hooks a rule set with options overrides.
     def rows(self, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -580,6 +595,7 @@ YAMS_COLUMNS = ColumnsRuleSet(
         Row.FIVE_OF_A_KIND: FiveAlike(50),
         Row.CHANCE: DiceSum(),
     },
+    middle=(Row.MAX, Row.MIN),
     options=(
         Option("columns", (1, 3, 4), 3, label=N_("Columns (Column Yam's)")),
         Option("max_min", (True, False), True, label=N_("Max and Min rows")),

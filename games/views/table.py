@@ -29,7 +29,6 @@ from games.forms import NewEveningForm, RenameForm
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
-from games.rules.rulesets import UPPER_FACE
 from games.sheet import GameUrls, build, describe_turn, explain
 
 GAME_TEMPLATE = "games/game.html"
@@ -451,7 +450,7 @@ def pick(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
     except IllegalMove as error:
         return _chooser_refused(_refused(request, game, error))
     state = loaded.state
-    face = UPPER_FACE.get(row, 0)
+    face = state.ruleset.upper_faces.get(row, 0)
     offers = [
         {"choice": f"v:{value}", "value": value, "hint": f"{value // face}×" if face else ""}
         for value in state.offered_values(row)
@@ -743,7 +742,7 @@ def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         context = game_context(request, game, loaded, correcting=True, error=message)
         return _chooser_refused(render_game(request, context, 422))
     box = state.box(seat, column, row)
-    face = UPPER_FACE.get(row, 0)
+    face = state.ruleset.upper_faces.get(row, 0)
     fixer = {
         "seat": seat,
         "column": column,
