@@ -15,6 +15,7 @@ from .rulesets import (
     Row,
     RuleSet,
     get_ruleset,
+    register,
 )
 from .seating import next_starter
 
@@ -37,4 +38,5 @@ __all__ = [
     "max_min_points",
     "next_starter",
     "parse_dice",
+    "register",
 ]

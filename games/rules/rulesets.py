@@ -1,7 +1,11 @@
-"""The rule sets: rows, columns, options and how each row scores five dice.
+"""The rule sets: rows, columns, options and how each row scores the dice.
 
-A rule set is one object in ``RULESETS``. To add one, subclass ``RuleSet`` (or
-instantiate it with other scorers) and register it at the bottom of this file.
+A rule set is one object in ``RULESETS``, and everything the site shows of it is its data:
+its rows (plain string keys, the ones of ``Row`` for the seeds' sheets) with their scorers,
+sections, names and help; its upper bonus, Yahtzee bonus and Joker; its dice and rolls;
+its options with their words. To add one, instantiate ``RuleSet`` (or subclass it where
+an option changes the rows, columns or bonus) and ``register`` it at the bottom of this
+file; a new kind of box is one small scorer class beside the others, with ``describe``.
 """
 
 from __future__ import annotations
@@ -603,8 +607,21 @@ YAMS_COLUMNS = ColumnsRuleSet(
     **YAMS_WORDS,
 )
 
-#: The registry: rule set key → rule set.
-RULESETS: dict[str, RuleSet] = {rs.key: rs for rs in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS)}
+#: The registry: rule set key → rule set, in the order the site lists them.
+RULESETS: dict[str, RuleSet] = {}
+
+
+def register(ruleset: RuleSet) -> RuleSet:
+    """Add a rule set to the registry: every page, the game file and the coach find it by
+    its key from then on. A key is taken once (a stored game names its rule set by it)."""
+    if ruleset.key in RULESETS:
+        raise ValueError(f"A rule set is already registered as {ruleset.key!r}.")
+    RULESETS[ruleset.key] = ruleset
+    return ruleset
+
+
+for _ruleset in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS):
+    register(_ruleset)
 
 
 def get_ruleset(key: Any) -> RuleSet:
