@@ -8,10 +8,14 @@ everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import wraps
+from typing import Any
 
-from django.http import Http404, HttpResponse
+from asgiref.sync import iscoroutinefunction
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
 from games import known, labels, models, services, tally
@@ -35,6 +39,31 @@ class Access:
         """The filter that finds a game of this evening."""
         field = "evening__view_token" if self.read_only else "evening__token"
         return {field: self.token}
+
+
+def with_access(view: Callable[..., Any]) -> Callable[..., Any]:
+    """One view for both links of a page: the URL's ``token`` (``/e/``) or ``view_token``
+    (``/s/``) reaches the view as the ``Access`` it opens. The patterns keep those two
+    names, so the middleware that keeps token pages private still sees them, and a
+    spectator's URL can only ever make a read-only ``Access``. An async view (an event
+    stream) stays async, as Django's own decorators do it."""
+
+    def opened(kwargs: dict[str, Any]) -> Access:
+        if "view_token" in kwargs:
+            return Access(True, kwargs.pop("view_token"))
+        return Access(False, kwargs.pop("token"))
+
+    if iscoroutinefunction(view):
+
+        async def async_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            return await view(request, opened(kwargs), *args, **kwargs)
+
+        return wraps(view)(async_view)
+
+    def sync_view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        return view(request, opened(kwargs), *args, **kwargs)
+
+    return wraps(view)(sync_view)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_safe
 
 from games import coaching, labels, live, models, services, tally
 from games.views import table
-from games.views.access import Access, open_evening, open_with_games, remember, shown
+from games.views.access import Access, open_evening, open_with_games, remember, shown, with_access
 
 BOARD_TEMPLATE = "evenings/board.html"
 #: What the leaderboard's poll swaps in.
@@ -133,7 +133,9 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
     }
 
 
-def _board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+@require_safe
+@with_access
+def board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     evening, games = open_with_games(access)
     context = _board_context(request, evening, games, access)
     template = BOARD_PARTIAL if request.htmx else BOARD_TEMPLATE
@@ -141,16 +143,9 @@ def _board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
 
 
 @require_safe
-def board(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _board(request, Access(False, token))
-
-
-@require_safe
-def watch_board(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _board(request, Access(True, view_token))
-
-
-def _board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+@never_cache
+@with_access
+def board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     versions = list(models.Game.objects.filter(**access.lookup).values_list("version", flat=True))
     if not versions:
         open_evening(access)  # a wrong token is a 404; an evening without games has nothing new
@@ -160,15 +155,3 @@ def _board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
     evening, games = open_with_games(access)
     context = _board_context(request, evening, games, access)
     return render(request, BOARD_PARTIAL, context)
-
-
-@require_safe
-@never_cache
-def board_poll(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _board_poll(request, Access(False, token))
-
-
-@require_safe
-@never_cache
-def watch_board_poll(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _board_poll(request, Access(True, view_token))

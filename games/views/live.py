@@ -30,7 +30,7 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.views.decorators.http import require_safe
 
 from games import live, models
-from games.views.access import Access
+from games.views.access import Access, with_access
 
 logger = logging.getLogger(__name__)
 
@@ -132,7 +132,9 @@ def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
     return response
 
 
-async def _answer(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+@require_safe
+@with_access
+async def events(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     if not isinstance(request, ASGIRequest):
         # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
         # EventSource to stop, and the page keeps polling.
@@ -147,7 +149,9 @@ async def _answer(request: HttpRequest, access: Access, number: int) -> HttpResp
     return _streaming(stream(game, number, _known(request, "v"), _known(request, "n")))
 
 
-async def _answer_board(request: HttpRequest, access: Access) -> HttpResponse:
+@require_safe
+@with_access
+async def board_events(request: HttpRequest, access: Access) -> HttpResponse:
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     field = "view_token" if access.read_only else "token"
@@ -160,23 +164,3 @@ async def _answer_board(request: HttpRequest, access: Access) -> HttpResponse:
     if evening is None:
         raise Http404("No such evening.")
     return _streaming(evening_stream(evening, "Last-Event-ID" in request.headers))
-
-
-@require_safe
-async def events(request: HttpRequest, token: str, number: int) -> HttpResponse:
-    return await _answer(request, Access(False, token), number)
-
-
-@require_safe
-async def watch_events(request: HttpRequest, view_token: str, number: int) -> HttpResponse:
-    return await _answer(request, Access(True, view_token), number)
-
-
-@require_safe
-async def board_events(request: HttpRequest, token: str) -> HttpResponse:
-    return await _answer_board(request, Access(False, token))
-
-
-@require_safe
-async def watch_board_events(request: HttpRequest, view_token: str) -> HttpResponse:
-    return await _answer_board(request, Access(True, view_token))

@@ -19,10 +19,12 @@ from django.views.decorators.http import require_safe
 from games import charts, coaching, hint, labels, models, services, tally
 from games.sheet import build, describe_turn
 from games.views import table
-from games.views.access import Access, find_game, int_param, shown
+from games.views.access import Access, find_game, int_param, shown, with_access
 
 
-def _review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+@require_safe
+@with_access
+def review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
     if game.result is None:
         content = _content(request, access, game)
@@ -324,16 +326,8 @@ def _running_totals_chart(
 
 
 @require_safe
-def review(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    return _review(request, Access(False, token), number)
-
-
-@require_safe
-def watch_review(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
-    return _review(request, Access(True, view_token), number)
-
-
-def _export(access: Access, number: int) -> HttpResponse:
+@with_access
+def export(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
     response = HttpResponse(
         services.export_document(game), content_type="application/json; charset=utf-8"
@@ -341,13 +335,3 @@ def _export(access: Access, number: int) -> HttpResponse:
     filename = f"scorepad-{game.evening.created_at:%Y-%m-%d}-game-{game.number}.json"
     response["Content-Disposition"] = content_disposition_header(True, filename)
     return response
-
-
-@require_safe
-def export(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    return _export(Access(False, token), number)
-
-
-@require_safe
-def watch_export(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
-    return _export(Access(True, view_token), number)

@@ -1,4 +1,4 @@
-"""The spectator's sheet, and the live polling every open sheet does."""
+"""The game's sheet as either link opens it, and the live polling every open sheet does."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import models, services
+from games import hint, models, services
 from games.views import table
-from games.views.access import Access, find_game, shown
+from games.views.access import Access, find_game, remember, shown, with_access
 
 
 def sheet_context(
@@ -25,22 +25,30 @@ def sheet_context(
 
 
 @require_safe
-def watch_sheet(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
-    access = Access(True, view_token)
+@with_access
+def sheet(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
     if request.htmx:
         response = table.cached_game(
-            request, game.pk, game.version, table.newest(game), read_only=True
+            request, game.pk, game.version, table.newest(game), access.read_only
         ) or table.render_game(request, sheet_context(request, game, access))
     else:
         response = render(request, table.GAME_TEMPLATE, sheet_context(request, game, access))
+    # The choices this phone keeps (Secure, HttpOnly, the visitor's act only): the view on
+    # either link; the evening and the coach's hint only on the players' (never a spectator's).
+    remember(request, response, access)
     if request.GET.get("view") in ("table", "focus"):
-        # The table's own cookie, set the same way (Secure, HttpOnly, the visitor's act only).
         table._remember(request, response, table.VIEW_COOKIE, request.GET["view"])
+    wants_hint = request.GET.get(hint.COOKIE_PARAM)
+    if not access.read_only and wants_hint in (hint.ON, hint.OFF):
+        table._remember(request, response, hint.COOKIE, wants_hint)
     return response
 
 
-def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+@require_safe
+@never_cache
+@with_access
+def poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     """204 while the game is as the page shows it; the fresh sheet otherwise.
 
     One query answers "nothing changed": the game's version and end, and the evening's
@@ -71,15 +79,3 @@ def _poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRe
         return cached
     game = find_game(access, number)
     return table.render_game(request, sheet_context(request, game, access))
-
-
-@require_safe
-@never_cache
-def poll(request: table.HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    return _poll(request, Access(False, token), number)
-
-
-@require_safe
-@never_cache
-def watch_poll(request: table.HtmxHttpRequest, view_token: str, number: int) -> HttpResponse:
-    return _poll(request, Access(True, view_token), number)

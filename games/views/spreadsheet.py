@@ -33,8 +33,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
 from games import labels, tally
-from games.views import table
-from games.views.access import Access, open_with_games
+from games.views.access import Access, open_with_games, with_access
 
 GAMES_HEADER = ["game", "ruleset", "finished", "seat", "player", "total", "rank", "won"]
 TALLY_HEADER = [
@@ -194,20 +193,12 @@ def _file(
 
 
 @require_safe
-def evening_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _file(_games, request, Access(False, token))
+@with_access
+def evening_csv(request: HttpRequest, access: Access) -> HttpResponse:
+    return _file(_games, request, access)
 
 
 @require_safe
-def watch_evening_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _file(_games, request, Access(True, view_token))
-
-
-@require_safe
-def tally_csv(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _file(_tally, request, Access(False, token))
-
-
-@require_safe
-def watch_tally_csv(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _file(_tally, request, Access(True, view_token))
+@with_access
+def tally_csv(request: HttpRequest, access: Access) -> HttpResponse:
+    return _file(_tally, request, access)
