@@ -13,13 +13,20 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games import labels, models, services, tally
+from games import known, labels, models, services, tally
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
 from games.rules import IllegalMove
 from games.rules.gamefile import GameFileError
 from games.sheet import explain
 from games.views import table
-from games.views.access import Access, open_evening, open_with_games, remember, shown
+from games.views.access import (
+    Access,
+    open_evening,
+    open_with_games,
+    remember,
+    shown,
+    with_access,
+)
 
 
 def game_summaries(games: list[services.LoadedGame], access: Access) -> list[dict[str, Any]]:
@@ -99,24 +106,24 @@ def _list_order(evening: models.Evening, latest: services.LoadedGame) -> list[mo
 
 
 @require_safe
-def evening_games(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    return _evening_page(request, Access(False, token))
+@with_access
+def evening_games(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+    return _evening_page(request, access)
 
 
 @require_safe
-def watch_evening_games(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    return _evening_page(request, Access(True, view_token))
-
-
-@require_safe
-def watch_evening(request: table.HtmxHttpRequest, view_token: str) -> HttpResponse:
-    """The spectator link: the evening's latest game, read only."""
-    access = Access(True, view_token)
-    evening = open_evening(access)
-    number = evening.games.order_by("-number").values_list("number", flat=True).first()
-    if number is None:
-        return redirect(access.url("evening_games"))
-    return redirect(access.url("sheet", number))
+@with_access
+def evening(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+    """The link to share: the evening's latest game (read only on the spectator's)."""
+    night = open_evening(access)
+    number = night.games.order_by("-number").values_list("number", flat=True).first()
+    if number is not None:
+        response = redirect(access.url("sheet", number))
+    else:
+        response = redirect(access.url("evening_games") if access.read_only else "home")
+    if not access.read_only:
+        known.remember_if_opened(request, response, night.token)
+    return response
 
 
 # --- between games ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import caches
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -379,32 +379,6 @@ def new_evening(request: HtmxHttpRequest) -> HttpResponse:
         messages.info(request, _("🎲 The dice chose %(name)s to start.") % {"name": starter})
     else:
         messages.info(request, _("%(name)s starts.") % {"name": starter})
-    return response
-
-
-@require_safe
-def evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    night = get_object_or_404(models.Evening, token=token)
-    game = night.games.order_by("-number").first()
-    if game is None:
-        return redirect("home")
-    return known.remember_if_opened(request, redirect(_game_url(game)), night.token)
-
-
-@require_safe
-def sheet(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
-    game = _get_game(token, number)
-    if request.htmx:
-        response = cached_game(request, game.pk, game.version, newest(game)) or render_game(
-            request, game_context(request, game)
-        )
-    else:
-        response = render(request, GAME_TEMPLATE, game_context(request, game))
-        known.remember_if_opened(request, response, token)
-    if request.GET.get("view") in ("table", "focus"):
-        _remember(request, response, VIEW_COOKIE, request.GET["view"])
-    if request.GET.get(hint.COOKIE_PARAM) in (hint.ON, hint.OFF):
-        _remember(request, response, hint.COOKIE, request.GET[hint.COOKIE_PARAM])
     return response
 
 
