@@ -12,12 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import path, reverse
 
-from games import models, services
+from games import hint, known, models, services
 from games.rules import Move
 from scorepad.urls import urlpatterns as site_urls
 from tests.evening_support import seen_fields
@@ -231,6 +232,39 @@ def test_spectator_pages_never_show_the_edit_token(table: models.Game) -> None:
             assert all(token not in morsel.value for morsel in response.cookies.values()), url
             seen += 1
     assert seen >= 8
+
+
+def test_every_spectator_url_reads_only(table: models.Game) -> None:
+    """Each URL that takes the spectator token, found in the URL conf (so one added later is
+    held to it too), as a visitor who opened it themselves and asked for the table view and
+    the coach's hint: no edit token anywhere in the answer, no form or control that writes,
+    none of the players' cookies, and kept out of caches and search indexes."""
+    token = table.evening.token
+    players_cookies = {known.COOKIE, hint.COOKIE, settings.CSRF_COOKIE_NAME}
+    spectators = {n: p for n, p in url_patterns().items() if "view_token" in p.pattern.converters}
+    assert set(spectators) == {name for name in url_patterns() if name.startswith("watch_")}
+    for name, pattern in sorted(spectators.items()):
+        url = reverse(name, kwargs=kwargs_for(pattern, table)) + "?view=table&hint=on"
+        for headers in (OPENED, {**OPENED, **HTMX}):
+            client = Client()
+            answers = [client.get(url, headers=headers)]
+            if answers[0].status_code == 302:
+                assert answers[0]["Location"].startswith("/s/"), name
+                answers.append(client.get(answers[0]["Location"], headers=headers))
+            assert answers[-1].status_code in (200, 204), (name, headers)
+            for response in answers:
+                where = (name, headers, response.status_code)
+                assert token not in response.content.decode(), where
+                assert all(token not in value for value in response.headers.values()), where
+                assert not players_cookies & set(response.cookies), where
+                assert all(token not in morsel.value for morsel in response.cookies.values())
+                html = response.content.decode().lower()
+                for control in ("<form", "hx-post", "csrfmiddlewaretoken", 'href="/e/'):
+                    assert control not in html, (where, control)
+                assert "no-store" in response["Cache-Control"], where
+                assert "private" in response["Cache-Control"], where
+                assert response["X-Robots-Tag"] == "noindex", where
+    assert len(spectators) >= 12
 
 
 def test_no_write_url_takes_the_spectator_token(table: models.Game) -> None:
