@@ -14,7 +14,9 @@ from games.views import (
 )
 
 game = "e/<str:token>/g/<int:number>/"
-# Spectator pages: read only, and no write URL takes a spectator token.
+# Spectator pages: read only, and no write URL takes a spectator token. They are the
+# players' page views: with_access (games/views/access.py) opens a read-only Access for a
+# view_token, an editing one for a token.
 watch = "s/<str:view_token>/"
 watched_game = watch + "g/<int:number>/"
 
