@@ -1,9 +1,10 @@
 """The site's views, one module per family of pages.
 
-- ``table``: the sheet at the table (start an evening, score, undo, dice, players).
+- ``table``: the actions at the table (start an evening, score, undo, dice, players).
 - ``evening``: an evening's page, its links to share and its games.
-- ``spectator``: the read-only sheet and the polling every open sheet does.
+- ``sheet``: the sheet as either link opens it, and the polling every open sheet does.
 - ``board``: the leaderboard. ``review``: a game turn by turn, and its export.
 - ``stats``: this browser's evenings and its players' statistics.
-- ``access``: which evening a URL's token opens, and what it allows.
+- ``access``: which evening a URL's token opens, and what it allows (``with_access``:
+  one view serves a page on both links).
 """
