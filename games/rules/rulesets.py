@@ -275,6 +275,34 @@ class AlikeGroups:
     def __call__(self, dice: tuple[int, ...]) -> int:
         return _best_groups(face_counts(dice), self.sizes, frozenset()) or 0
 
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        if len(self.sizes) == 1:
+            return AlikeSum(self.sizes[0]).describe(rules)
+        sizes = dict(zip("abc", self.sizes, strict=False))
+        if len(self.sizes) == 2:
+            groups = Text(N_("%(a)s dice of one face and %(b)s of another."), sizes)
+        elif len(self.sizes) == 3:
+            groups = Text(
+                N_("%(a)s dice of one face, %(b)s of another and %(c)s of a third."), sizes
+            )
+        else:
+            groups = Text(
+                N_("%(n)s groups of dice alike, each of another face."), {"n": len(self.sizes)}
+            )
+        n = sum(self.sizes)
+        if n == rules.dice:
+            points = Text(N_("Scores all %(n)s dice added up."), {"n": n})
+        else:
+            points = Text(
+                N_("Scores those %(n)s dice added up; the other dice do not count."), {"n": n}
+            )
+        # The near miss players ask about: four alike hold two pairs' dice, but one face.
+        alike = Text(
+            N_("One face makes one group only: %(n)s alike do not count as two."),
+            {"n": self.sizes[0] + self.sizes[1]},
+        )
+        return (groups, points, alike)
+
 
 @dataclass(frozen=True)
 class RunAmong:
@@ -290,6 +318,12 @@ class RunAmong:
 
     def __call__(self, dice: tuple[int, ...]) -> int:
         return self.points if set(self.faces) <= set(dice) else 0
+
+    def describe(self, rules: RuleSet) -> tuple[Text, ...]:
+        if len(self.faces) == rules.dice:
+            return ExactRun(self.faces, self.points).describe(rules)
+        message = N_("%(run)s among the dice, whatever the others show. Scores %(points)s.")
+        return (Text(message, {"points": self.points}, {"run": (self.faces,)}),)
 
 
 UPPER_SCORERS: dict[str, Scorer] = {
@@ -477,10 +511,12 @@ def _offered_values(ruleset: RuleSet, row: str) -> tuple[int, ...]:
 
 @dataclass(frozen=True, eq=False)
 class OrderedRuleSet(RuleSet):
-    """Yam's: one column, filled top to bottom unless the ``order`` option frees it."""
+    """Yam's and Yatzy: one column, filled top to bottom (``ordered``) or in any order
+    (``free``) as the ``order`` option says, whose default is each rule set's own."""
 
     def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
-        if options.get("order", "ordered") == "ordered":
+        default = next(option.default for option in self.options if option.key == "order")
+        if options.get("order", default) == "ordered":
             return (Column.DOWN.value,)
         return (Column.FREE.value,)
 
@@ -607,6 +643,47 @@ YAMS_COLUMNS = ColumnsRuleSet(
     **YAMS_WORDS,
 )
 
+#: Scandinavian Yatzy (RULES.md): pairs and kinds count their own dice, exact straights of
+#: 15 and 20, a full house of two faces worth its sum, 50 at 63; no Joker, no second bonus.
+YATZY = OrderedRuleSet(
+    key="yatzy",
+    name=N_("Yatzy"),
+    label=N_("Yatzy (Scandinavian, 15 boxes, bonus 50)"),
+    max_players=8,
+    scorers={
+        **UPPER_SCORERS,
+        "one_pair": AlikeSum(2),
+        "two_pairs": AlikeGroups((2, 2)),
+        Row.THREE_OF_A_KIND: AlikeSum(3),
+        Row.FOUR_OF_A_KIND: AlikeSum(4),
+        Row.SMALL_STRAIGHT: ExactRun((1, 2, 3, 4, 5), 15),
+        Row.LARGE_STRAIGHT: ExactRun((2, 3, 4, 5, 6), 20),
+        Row.FULL_HOUSE: AlikeGroups((3, 2)),
+        Row.CHANCE: DiceSum(),
+        "yatzy": FiveAlike(50),
+    },
+    upper_bonus=UpperBonus(threshold=63, points=50),
+    options=(
+        # Free by default, where Yam's is ordered: its own field on the start form.
+        Option(
+            "order",
+            ("free", "ordered"),
+            "free",
+            label=N_("Order (Yatzy)"),
+            choice_labels=(N_("Any order"), N_("Top to bottom")),
+            field="yatzy_order",
+        ),
+    ),
+    row_names={
+        **ROW_NAMES,
+        "one_pair": N_("One pair"),
+        "two_pairs": N_("Two pairs"),
+        "yatzy": C_("five of a kind", "Yatzy"),
+    },
+    five_alike_plural=C_("five of a kind, plural", "Yatzys"),
+    five_alike_count=P_("%(n)s Yatzy", "%(n)s Yatzys"),
+)
+
 #: The registry: rule set key → rule set, in the order the site lists them.
 RULESETS: dict[str, RuleSet] = {}
 
@@ -620,7 +697,7 @@ def register(ruleset: RuleSet) -> RuleSet:
     return ruleset
 
 
-for _ruleset in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS):
+for _ruleset in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS, YATZY):
     register(_ruleset)
 
 

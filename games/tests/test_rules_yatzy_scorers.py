@@ -240,7 +240,8 @@ def test_the_sheets_have_the_boxes_of_rules_md() -> None:
 
 @pytest.mark.parametrize("key", BOXES)
 def test_the_registered_rule_set_scores_the_known_answers(key: str) -> None:
-    if key not in RULESETS:
+    # Yatzy is registered (games/rules/rulesets.py): only Maxi Yatzy may still be missing.
+    if key == "maxi-yatzy" and key not in RULESETS:
         pytest.skip(f"{key} is not in the registry yet")
     rules = RULESETS[key]
     assert set(rules.scorers) == set(BOXES[key])
