@@ -4,17 +4,18 @@ next game, and a game file to import."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import labels
 from games.models import Game, Player
-from games.rules import RULESETS, IllegalMove, Option
+from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
 from games.sheet import explain
@@ -86,14 +87,7 @@ class NewEveningForm(forms.Form):
         ruleset = data.get("ruleset")
         if not ruleset:
             return data
-        options: dict[str, Any] = {}
-        for option in RULESETS[ruleset].options:
-            value = data.get(option.field_name)
-            if isinstance(option.default, bool):
-                # An unticked box is not sent: false.
-                options[option.key] = bool(value)
-            else:
-                options[option.key] = option.default if value in (None, "") else value
+        options = chosen_options(RULESETS[ruleset], data)
         starter = data.get("starter") or "random"
         if starter == "random":
             first = random.SystemRandom().randrange(len(names))
@@ -121,6 +115,19 @@ def option_fields() -> dict[str, Option]:
         for option in rules.options:
             fields.setdefault(option.field_name, option)
     return fields
+
+
+def chosen_options(rules: RuleSet, data: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of ``rules`` as a form's cleaned ``data`` holds them (its option fields)."""
+    options: dict[str, Any] = {}
+    for option in rules.options:
+        value = data.get(option.field_name)
+        if isinstance(option.default, bool):
+            # An unticked box is not sent: false.
+            options[option.key] = bool(value)
+        else:
+            options[option.key] = option.default if value in (None, "") else value
+    return options
 
 
 def option_field(option: Option) -> forms.Field:
@@ -169,8 +176,61 @@ def player_name(typed: str) -> str:
     return name
 
 
-class NextGameForm(forms.Form):
-    """Who plays the evening's next game: the evening's players ticked, and a newcomer."""
+class RulesForm(forms.Form):
+    """The rules of an evening's next game, chosen between games: a rule set of the
+    registry and its options, in the start form's option fields. No rule set chosen: the
+    last game's rules (``cleaned_data["ruleset"]`` empty)."""
+
+    ruleset = forms.ChoiceField(
+        label=_("Rules"),
+        choices=lambda: [(key, labels.ruleset_label(key)) for key in RULESETS],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(
+        self, *args: Any, rules: tuple[str, dict[str, Any]] | None = None, **kwargs: Any
+    ) -> None:
+        """``rules``: the last game's rule set and options, shown chosen."""
+        super().__init__(*args, **kwargs)
+        self.options = option_fields()
+        for name, option in self.options.items():
+            self.fields[name] = option_field(option)
+        if rules is not None:
+            key, options = rules
+            self.fields["ruleset"].initial = key
+            for option in RULESETS[key].options:
+                if option.key in options:
+                    self.fields[option.field_name].initial = options[option.key]
+
+    def option_bound_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.options]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        ruleset = data.get("ruleset")
+        if ruleset:
+            try:
+                options = RULESETS[ruleset].normalize_options(
+                    chosen_options(RULESETS[ruleset], data)
+                )
+            except IllegalMove as error:
+                raise forms.ValidationError(explain(error)) from None
+            data["options"] = options
+        return data
+
+    def error_lines(self) -> list[str]:
+        """Every error in words, a field's after its label ("Rules: …")."""
+        return [
+            error if name == NON_FIELD_ERRORS else f"{self[name].label}: {error}"
+            for name, errors in self.errors.items()
+            for error in errors
+        ]
+
+
+class NextGameForm(RulesForm):
+    """Who plays the evening's next game (the evening's players ticked, and a newcomer),
+    and its rules."""
 
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not

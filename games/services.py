@@ -374,8 +374,14 @@ def _create_game(
     return game
 
 
-def play_again(game_id: int, seen: Seen | None = None) -> models.Game:
-    """The next game of the evening: same players and seats, the start passes on."""
+def play_again(
+    game_id: int,
+    seen: Seen | None = None,
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> models.Game:
+    """The next game of the evening: same players and seats, the start passes on; the
+    last game's rules, or ``ruleset`` with its ``options`` (the engine checks them)."""
     with transaction.atomic():
         loaded = _locked(game_id, seen)
         game = loaded.record
@@ -388,14 +394,29 @@ def play_again(game_id: int, seen: Seen | None = None) -> models.Game:
         players = loaded.players
         names = [p.name for p in players]
         first = next_starter(names, game.first_seat, names)
-        setup = RulesGame.new(game.ruleset, names, game.options, first)
+        rules, chosen = _rules(game, ruleset, options)
+        setup = RulesGame.new(rules, names, chosen, first)
         return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
 
 
-def next_game(game_id: int, playing: Sequence[int], newcomers: Sequence[str]) -> models.Game:
+def _rules(
+    game: models.Game, ruleset: str | None, options: dict[str, Any] | None
+) -> tuple[str, dict[str, Any] | None]:
+    """The rules of the game after ``game``: its own unless another rule set is chosen."""
+    return (game.ruleset, game.options) if ruleset is None else (ruleset, options)
+
+
+def next_game(
+    game_id: int,
+    playing: Sequence[int],
+    newcomers: Sequence[str],
+    ruleset: str | None = None,
+    options: dict[str, Any] | None = None,
+) -> models.Game:
     """The evening's next game after the finished game ``game_id``, with players chosen
     between games: ``playing``, ids of the evening's players who play, and ``newcomers``,
-    names of new players. Same rules and entry mode; raises IllegalMove.
+    names of new players. The same entry mode, and the same rules unless ``ruleset`` (and
+    its ``options``) are chosen; raises IllegalMove.
 
     Those of the last game keep their seats' order; players back from a game they sat
     out, then newcomers, sit after them. The start passes round the table as with Play
@@ -419,8 +440,10 @@ def next_game(game_id: int, playing: Sequence[int], newcomers: Sequence[str]) ->
         players = kept + back
         names = [p.name for p in players] + list(newcomers)
         first = next_starter([p.name for p in seated], game.first_seat, names)
-        # The engine checks the number of players (and the names) before anything is written.
-        setup = RulesGame.new(game.ruleset, names, game.options, first)
+        # The engine checks the rules, the number of players (and the names) before anything
+        # is written.
+        rules, chosen = _rules(game, ruleset, options)
+        setup = RulesGame.new(rules, names, chosen, first)
         players += [
             models.Player.objects.create(evening=game.evening, name=name) for name in newcomers
         ]

@@ -171,6 +171,25 @@ def yahtzees(game: LoadedGame, player: int) -> int:
 
 
 @dataclass(slots=True)
+class Points:
+    """A player's points over the finished games of one rule set: points of different
+    sheets never add up (a Yam total and a Yahtzee total count different boxes)."""
+
+    games: int = 0
+    total: int = 0
+    best: int | None = None
+
+    def add(self, total: int) -> None:
+        self.games += 1
+        self.total += total
+        self.best = total if self.best is None else max(self.best, total)
+
+    @property
+    def average(self) -> float | None:
+        return self.total / self.games if self.games else None
+
+
+@dataclass(slots=True)
 class Line:
     """A player's sums over finished games."""
 
@@ -178,6 +197,7 @@ class Line:
     key: str
     games: int = 0
     wins: int = 0
+    #: Points over every game: a figure only where the games share a rule set (``points``).
     total: int = 0
     best: int | None = None
     bonuses: int = 0
@@ -185,6 +205,8 @@ class Line:
     yahtzees: int = 0
     rank: int = 0
     results: list[Result] = field(default_factory=list)
+    #: Rule set key → the points of its games, in the order first played.
+    points: dict[str, Points] = field(default_factory=dict)
     #: The coach's figures over these games, from each finished game's kept summary.
     coach: coaching.Coached = field(default_factory=coaching.Coached)
 
@@ -194,6 +216,7 @@ class Line:
         self.wins += result.won
         self.total += result.total
         self.best = result.total if self.best is None else max(self.best, result.total)
+        self.points.setdefault(result.game.record.ruleset, Points()).add(result.total)
         self.bonuses += result.bonuses
         self.columns += result.columns
         self.yahtzees += result.yahtzees
@@ -214,11 +237,19 @@ class Line:
 
 
 def rank_lines(lines: Iterable[Line]) -> list[Line]:
-    """Most wins first, then most points; equal wins and points share a rank."""
-    ordered = sorted(lines, key=lambda line: (-line.wins, -line.total, line.key, line.name))
+    """Most wins first, then most points; equal wins and points share a rank. Points
+    part players only where every game counted is of one rule set: Yam's points and
+    Yahtzee's are not compared, and equal wins then share a rank."""
+    lines = list(lines)
+    one_sheet = len({key for line in lines for key in line.points}) <= 1
+
+    def order(line: Line) -> tuple[int, int]:
+        return (-line.wins, -line.total if one_sheet else 0)
+
+    ordered = sorted(lines, key=lambda line: (*order(line), line.key, line.name))
     for position, line in enumerate(ordered):
         previous = ordered[position - 1] if position else None
-        if previous and (previous.wins, previous.total) == (line.wins, line.total):
+        if previous and order(previous) == order(line):
             line.rank = previous.rank
         else:
             line.rank = position + 1
@@ -232,6 +263,11 @@ class EveningTally:
     finished: list[LoadedGame]
     #: The evening's latest game while it is still being played (shown apart, not counted).
     current: LoadedGame | None
+
+    @property
+    def rulesets(self) -> list[str]:
+        """The rule sets of the finished games, in the order first played."""
+        return list(dict.fromkeys(game.record.ruleset for game in self.finished))
 
     @property
     def latest(self) -> LoadedGame | None:

@@ -37,7 +37,10 @@ def _board_context(
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     # The games the tally counts name its five-alike column (all of them before any ends).
     rulesets = {g.record.ruleset for g in board.finished or board.games}
-    rows = [_tally_row(line, not access.read_only, rulesets) for line in board.lines]
+    # Points per rule set once the finished games are of more than one: points of different
+    # sheets never add up (wins and games played stay one count).
+    split = board.rulesets if len(board.rulesets) > 1 else []
+    rows = [_tally_row(line, not access.read_only, rulesets, split) for line in board.lines]
     return {
         "evening": shown(evening, access),
         "read_only": access.read_only,
@@ -47,6 +50,7 @@ def _board_context(
         # Why a line shows "—" for its points lost per turn, each reason once.
         "lost_notes": sorted({row.lost_why for row in rows if row.lost_why}),
         "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
+        "points_split": [(key, labels.ruleset_short(key)) for key in split],
         "finished_count": finished,
         "finished_text": ngettext(
             "Only finished games count: %(n)s so far.",
@@ -81,13 +85,31 @@ class TallyRow:
         return self.line.rank == 1 and bool(self.line.wins)
 
 
-def _tally_row(line: tally.Line, linked: bool, rulesets: set[str]) -> TallyRow:
-    # The details: "3 games · avg 212 · best 245 · 2 bonuses".
+def _tally_row(
+    line: tally.Line, linked: bool, rulesets: set[str], split: list[str] | None = None
+) -> TallyRow:
+    # The details: "3 games · avg 212 · best 245 · 2 bonuses"; with points per rule set,
+    # "3 games · Yam: avg 180, best 201 · Yahtzee: avg 230, best 245 · 2 bonuses".
     parts = [ngettext("%(n)s game", "%(n)s games", line.games) % {"n": line.games}]
     if line.games:
         average, best = _("avg"), _("best")
-        parts.append(f"{average} {floatformat(line.average, 0)}")
-        parts.append(f"{best} {line.best}")
+        if split:
+            for key in split:
+                if key in line.points:
+                    points = line.points[key]
+                    parts.append(
+                        _("%(rules)s: %(avg)s %(average)s, %(best)s %(top)s")
+                        % {
+                            "rules": labels.ruleset_short(key),
+                            "avg": average,
+                            "average": floatformat(points.average, 0),
+                            "best": best,
+                            "top": points.best,
+                        }
+                    )
+        else:
+            parts.append(f"{average} {floatformat(line.average, 0)}")
+            parts.append(f"{best} {line.best}")
         if line.bonuses:
             parts.append(
                 ngettext("%(n)s bonus", "%(n)s bonuses", line.bonuses) % {"n": line.bonuses}

@@ -81,11 +81,12 @@ def _evening_page(
         context["edit_url"] = request.build_absolute_uri(reverse("evening", args=[evening.token]))
         latest = games[-1] if games else None
         if next_form is not None:
-            context["next_errors"] = [e for errors in next_form.errors.values() for e in errors]
+            context["next_errors"] = next_form.error_lines()
         if latest is not None and latest.finished:
             context["next_form"] = next_form or NextGameForm(
                 _list_order(evening, latest),
                 initial={"players": [seat.player_id for seat in latest.seats]},
+                rules=(latest.record.ruleset, latest.record.options),
             )
             context["next_url"] = access.url("next_game")
             context["last_number"] = latest.record.number
@@ -131,7 +132,8 @@ def evening(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
 
 @require_POST
 def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
-    """Start the next game with the players ticked on the evening page, and a newcomer."""
+    """Start the next game with the players ticked on the evening page, and a newcomer,
+    under the rules chosen there (the last game's unless another rule set is ticked)."""
     access = Access(False, token)
     evening, games = open_with_games(access)
     latest = games[-1] if games else None
@@ -144,7 +146,11 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
         newcomer = form.cleaned_data["name"]
         try:
             new = services.next_game(
-                latest.record.pk, form.cleaned_data["players"], [newcomer] if newcomer else []
+                latest.record.pk,
+                form.cleaned_data["players"],
+                [newcomer] if newcomer else [],
+                form.cleaned_data["ruleset"] or None,
+                form.cleaned_data.get("options"),
             )
         except IllegalMove as problem:
             form.add_error(None, explain(problem, latest.record.ruleset))

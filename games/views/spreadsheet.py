@@ -47,6 +47,8 @@ TALLY_HEADER = [
     "bonuses",
     "yahtzees",
 ]
+#: The tally's columns of points, per rule set on an evening that changed rules.
+POINTS_KEYS = ("points", "average", "best")
 #: What a spreadsheet splits a CSV line on, by the language of the computer that opens it
 #: (a comma where the decimal is a dot, ";" where it is a comma): either can cut a cell
 #: inside a name written for the other.
@@ -104,10 +106,12 @@ class Kind:
         lang = "" if self.lang is None else f"-{self.lang}"
         return f"scorepad-{evening.created_at:%Y-%m-%d}-{what}{lang}.csv"
 
-    def header(self, keys: Sequence[str], five_alike: str = "") -> list[str]:
+    def header(
+        self, keys: Sequence[str], five_alike: str = "", more: dict[str, str] | None = None
+    ) -> list[str]:
         if self.lang is None:
             return list(keys)
-        words = {**HEADER_WORDS, "yahtzees": five_alike}
+        words = {**HEADER_WORDS, "yahtzees": five_alike, **(more or {})}
         return [str(words[key]) for key in keys]
 
 
@@ -164,21 +168,48 @@ def _games(access: Access, kind: Kind) -> HttpResponse:
 def _tally(access: Access, kind: Kind) -> HttpResponse:
     evening, games = open_with_games(access)
     five_alike = labels.five_of_a_kind_plural(game.record.ruleset for game in games)
+    board = tally.evening_tally(games)
+    # An evening of one rule set keeps the columns points, average and best; one that
+    # changed rules has them per rule set ("points_yam", "points_yahtzee"…), since points
+    # of different sheets never add up. Wins and games stay one count.
+    split = board.rulesets if len(board.rulesets) > 1 else [None]
+    points_at = TALLY_HEADER.index("points")
+    keys = [
+        *TALLY_HEADER[:points_at],
+        *(f"{what}_{key}" if key else what for key in split for what in POINTS_KEYS),
+        *TALLY_HEADER[points_at + len(POINTS_KEYS) :],
+    ]
+
+    def points(line: tally.Line, key: str | None) -> list[object]:
+        figures = line.points.get(key) if key else tally.Points(line.games, line.total, line.best)
+        if figures is None:
+            return ["", "", ""]
+        average = figures.average
+        return [
+            figures.total,
+            "" if average is None else f"{average:.1f}".replace(".", kind.decimal),
+            "" if figures.best is None else figures.best,
+        ]
+
     rows = (
         [
             line.rank,
             text(line.name),
             line.games,
             line.wins,
-            line.total,
-            "" if line.average is None else f"{line.average:.1f}".replace(".", kind.decimal),
-            "" if line.best is None else line.best,
+            *(figure for key in split for figure in points(line, key)),
             line.bonuses,
             line.yahtzees,
         ]
-        for line in tally.evening_tally(games).lines
+        for line in board.lines
     )
-    header = kind.header(TALLY_HEADER, five_alike)
+    words = {
+        f"{what}_{key}": f"{HEADER_WORDS[what]} ({labels.ruleset_short(key)})"
+        for key in split
+        if key
+        for what in POINTS_KEYS
+    }
+    header = kind.header(keys, five_alike, words)
     return _csv(kind, kind.filename(evening, "tally"), header, rows)
 
 

@@ -25,7 +25,7 @@ from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 from django_htmx.middleware import HtmxDetails
 
 from games import conflicts, hint, known, labels, live, models, services
-from games.forms import NewEveningForm, RenameForm
+from games.forms import NewEveningForm, RenameForm, RulesForm
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move
 from games.rules.errors import N_
@@ -194,6 +194,10 @@ def game_context(
         "setup_open": loaded.turns == 0,
         "next_starter": loaded.players[(game.first_seat + 1) % len(loaded.players)].name,
         "next_game": later,
+        # Play again's menu: the next game under other rules (the last game's chosen).
+        "again_form": RulesForm(rules=(game.ruleset, game.options))
+        if state.finished and later is None and not read_only
+        else None,
         "current_player": current,
         "modes": labels.mode_labels(),
         "rolls_left": rolls_left,
@@ -665,7 +669,13 @@ def restart_turn(request: HtmxHttpRequest, game: models.Game, seen: services.See
 
 @sheet_write()
 def play_again(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
-    new = services.play_again(game.pk, seen)
+    """The evening's next game, same players: the last game's rules, or those chosen in
+    Play again's menu."""
+    form = RulesForm(request.POST)
+    if not form.is_valid():
+        return _respond(request, game, status=422, error=" ".join(form.error_lines()))
+    ruleset = form.cleaned_data["ruleset"] or None
+    new = services.play_again(game.pk, seen, ruleset, form.cleaned_data.get("options"))
     name = services.load(new).state.players[new.first_seat]
     messages.info(
         request, _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name}
