@@ -139,6 +139,10 @@ TINY_GAMES = [
     ("yams", ("large_straight", "five_of_a_kind", "chance"), {"order": "ordered"}, True),
     ("yams", ("three_of_a_kind", "small_straight"), {"order": "free"}, True),
     ("yams-columns", ("four_of_a_kind", "chance"), {"columns": 1, "max_min": False}, True),
+    # Yatzy: two pairs and a full house of different faces, no Joker; its +50 at 63; in order.
+    ("yatzy", ("two_pairs", "full_house", "yatzy"), None, True),
+    ("yatzy", ("fours", "fives", "sixes"), None, True),
+    ("yatzy", ("full_house", "chance", "yatzy"), {"order": "ordered"}, True),
 ]
 
 #: Max and Min (the value of the filled one is part of the state), and the single columns of
