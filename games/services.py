@@ -25,8 +25,9 @@ from django.dispatch import Signal
 
 from games import live, models
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move, Played, Row, gamefile, next_starter
+from games.rules import IllegalMove, Move, Played, gamefile, next_starter
 from games.rules.errors import N_, Owner
+from games.rules.rulesets import FiveAlike
 
 _random = random.SystemRandom()
 
@@ -156,10 +157,13 @@ def final_result(state: RulesGame, seats: Sequence[models.Seat]) -> dict[str, An
 
 
 def yahtzees(state: RulesGame, player: int) -> int:
-    """Five alike scored in a five-of-a-kind box, plus every Yahtzee bonus earned."""
-    boxes = 0
-    if Row.FIVE_OF_A_KIND in state.rows:
-        boxes = sum(1 for col in state.columns if state.box(player, col, Row.FIVE_OF_A_KIND).value)
+    """Five alike scored in a five-alike box, plus every Yahtzee bonus earned.
+
+    The five-alike boxes are those a FiveAlike scores, whatever their key (Yatzy's is
+    ``yatzy``)."""
+    scorers = state.ruleset.scorers
+    rows = [row for row in state.rows if isinstance(scorers[row], FiveAlike)]
+    boxes = sum(1 for row in rows for col in state.columns if state.box(player, col, row).value)
     bonus = state.ruleset.yahtzee_bonus
     return boxes + (state.yahtzee_bonus(player) // bonus if bonus else 0)
 

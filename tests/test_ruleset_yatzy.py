@@ -148,6 +148,8 @@ def test_a_whole_game_is_played_reviewed_exported_and_imported(client: Client) -
     assert [state.column_totals(p, "free").bonus for p in (0, 1)] == [50, 0]
     assert state.totals() == [ANN_TOTAL, BOB_TOTAL] == [332, 154]
     assert game.result is not None
+    # The tally's five-alike count finds the Yatzy box by its scorer: one each.
+    assert [seat["yahtzees"] for seat in game.result["seats"]] == [1, 1]
 
     review = client.get(game_url(game, "review"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Two pairs" in review and "+50" in review
