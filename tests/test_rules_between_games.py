@@ -70,9 +70,8 @@ def test_the_next_game_form_picks_other_rules_and_play_again_keeps_them(client: 
 
 def test_the_tally_counts_wins_across_rule_sets_and_points_per_rule_set(client: Client) -> None:
     first, second, third = yam_then_yahtzee_then_again(client)
-    yam, yahtzee = totals(first), {
-        name: totals(second)[name] + totals(third)[name] for name in ("Ann", "Bob")
-    }
+    yam = totals(first)
+    yahtzee = {name: totals(second)[name] + totals(third)[name] for name in ("Ann", "Bob")}
     games = tally.load_games(models.Game.objects.filter(evening=first.evening).order_by("number"))
     board = tally.evening_tally(games)
     lines = {line.name: line for line in board.lines}
@@ -89,7 +88,7 @@ def test_the_tally_counts_wins_across_rule_sets_and_points_per_rule_set(client: 
     assert [line.name for line in board.lines] == ["Ann", "Bob"]
 
     html = client.get(reverse("board", args=[first.evening.token])).content.decode()
-    assert "Points · Yam" in html and "Points · Yahtzee" in html
+    assert 'aria-label="Points · Yam"' in html and 'aria-label="Points · Yahtzee"' in html
     cells = re.findall(r'<td class="points" data-ruleset="([\w-]+)">(\d+)</td>', html)
     rows = re.findall(r'<tr class="(?:leader)?">.*?</tr>', html, re.S)
     assert len(rows) == 2
