@@ -194,10 +194,9 @@ def test_first_defaults_to_the_first_listed_player() -> None:
 
 def test_missing_options_take_their_defaults() -> None:
     game = gamefile.load(document("yams-columns", options={"columns": 4}))
-    house = {"upper_bonus_at": 63, "upper_bonus": 35, "rolls": 3}
-    assert game.options == {"columns": 4, "max_min": True} | house
+    assert game.options == {"columns": 4, "max_min": True}
     assert game.columns == ("down", "free", "up", "dry")
-    assert gamefile.load(document("yams")).options == {"order": "ordered"} | house
+    assert gamefile.load(document("yams")).options == {"order": "ordered"}
 
 
 def test_names_are_trimmed() -> None:
@@ -209,8 +208,8 @@ def test_names_are_trimmed() -> None:
 
 
 def test_it_refuses_an_unknown_rule_set() -> None:
-    error = assert_refused(document("yatzy"), "ruleset", None)
-    assert "yatzy" in str(error)
+    error = assert_refused(document("farkle"), "ruleset", None)
+    assert "farkle" in str(error)
 
 
 def test_it_refuses_a_missing_rule_set() -> None:
