@@ -119,6 +119,9 @@ class Game:
     columns: tuple[str, ...] = field(init=False)
     #: The upper bonus this game plays for (None: none).
     upper_bonus: UpperBonus | None = field(init=False)
+    #: Whether this game plays the Joker, and the rolls a turn has (its house rules).
+    joker: bool = field(init=False)
+    rolls: int = field(init=False)
     #: The moves played since the game was set up, or since the snapshot it was rebuilt
     #: from (``from_snapshot``): a restored game knows where it stands, not how it got there.
     played: list[Played] = field(init=False, default_factory=list)
@@ -132,6 +135,10 @@ class Game:
         bonus = self.upper_bonus
         self._bonus_at = bonus.threshold if bonus else float("inf")
         self._bonus_points = bonus.points if bonus else 0
+        # The house rules of the game (its options, else the rule set's own).
+        self.joker = self.ruleset.joker_on(self.options)
+        self._yahtzee_bonus = self.ruleset.yahtzee_bonus_of(self.options)
+        self.rolls = self.ruleset.rolls_of(self.options)
         self._sheets = [{} for _ in self.players]
         upper = self.ruleset.upper_faces
         self._upper = set(upper)
@@ -364,20 +371,26 @@ class Game:
         fixed = self.ruleset.joker_fixed.get(row)
         return fixed if fixed is not None else self.ruleset.score(row, dice)
 
+    def _five_again(self, player: int, column: str, dice: Dice) -> bool:
+        """Five alike with the column's five-of-a-kind box taken (the Joker's and the Yahtzee
+        bonus's case)."""
+        return len(set(dice)) == 1 and not self.is_open(player, column, Row.FIVE_OF_A_KIND)
+
     def _joker_applies(self, player: int, column: str, dice: Dice) -> bool:
-        return (
-            self.ruleset.joker
-            and len(set(dice)) == 1
-            and not self.is_open(player, column, Row.FIVE_OF_A_KIND)
-        )
+        return self.joker and self._five_again(player, column, dice)
 
     def joker_values(self, column: str, row: str) -> tuple[int, ...]:
         """Value mode's "Yahtzee!": the scores five alike may write here for the current player."""
         player = self.current_player
-        if player is None or not self.ruleset.joker:
+        if player is None or not (self.joker or self._yahtzee_bonus):
             return ()
         if self.box(player, column, Row.FIVE_OF_A_KIND).value != 50:
             return ()
+        if not self.joker:
+            # The Yahtzee bonus without the Joker: five alike score this box as any dice.
+            if not self.is_open(player, column, row):
+                return ()
+            return tuple(sorted({self.ruleset.score(row, (face,) * 5) for face in range(1, 7)}))
         values = {
             self._joker_score(row, (face,) * 5)
             for face in range(1, 7)
@@ -390,7 +403,7 @@ class Game:
         player = self.current_player
         return (
             player is not None
-            and self.ruleset.joker
+            and (self.joker or bool(self._yahtzee_bonus))
             and any(self.box(player, col, Row.FIVE_OF_A_KIND).value == 50 for col in self.columns)
         )
 
@@ -481,8 +494,13 @@ class Game:
                     column=column,
                     expected=allowed[0],
                 )
-        if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) > 2:  # noqa: UP038
-            raise IllegalMove("rolls", N_("A turn keeps at most two earlier rolls."))
+        if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) >= self.rolls:  # noqa: UP038
+            raise IllegalMove(
+                "rolls",
+                N_("A turn of {rolls} rolls keeps at most {earlier} earlier rolls."),
+                rolls=self.rolls,
+                earlier=self.rolls - 1,
+            )
         rolls = tuple(map(parse_dice, move.rolls)) if move.rolls else ()
         if rolls and column == Column.DRY:
             raise IllegalMove("dry", N_("The dry column only takes the dice of the first roll."))
@@ -498,7 +516,13 @@ class Game:
 
         if move.dice is not None:
             hand = parse_dice(move.dice)
-            if self.ruleset.joker and self._joker_applies(player, column, hand):
+            if self._yahtzee_bonus and not self.joker and self._five_again(player, column, hand):
+                # The Yahtzee bonus without the Joker: the dice score their box as usual.
+                if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50:
+                    score = self.ruleset.score(row, hand)
+                    bonus = self._yahtzee_bonus
+                    return Played(move, column, row, score, False, hand, rolls, bonus)
+            if self._joker_applies(player, column, hand):
                 allowed_rows = self._joker_rows(player, column, hand[0])
                 if row not in allowed_rows:
                     raise IllegalMove(
@@ -508,7 +532,7 @@ class Game:
                         rows=" / ".join(allowed_rows),
                     )
                 bonus = (
-                    self.ruleset.yahtzee_bonus
+                    self._yahtzee_bonus
                     if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50
                     else 0
                 )
@@ -523,7 +547,7 @@ class Game:
                 "value", N_("A value is a whole number, not {value}."), value=str(value)
             )
         if move.yahtzee_bonus:
-            if not self.ruleset.joker:
+            if not (self.joker or self._yahtzee_bonus):
                 raise IllegalMove(
                     "yahtzee_bonus",
                     N_("{ruleset} has no Yahtzee bonus."),
@@ -542,7 +566,7 @@ class Game:
                     value=value,
                     row=row,
                 )
-            bonus = self.ruleset.yahtzee_bonus
+            bonus = self._yahtzee_bonus
             return Played(move, column, row, value, False, None, rolls, bonus, True)
         offered = self._offers.get(row)
         if offered is None:
@@ -599,12 +623,12 @@ class Game:
         declared as a Yahtzee bonus. Every game page reads its game back through here
         (480 moves for 8 players × 4 columns), so the loop binds what it uses once.
         """
-        first_column, joker = self.columns[0], self.ruleset.joker
+        first_column, joker = self.columns[0], self.joker
         sheets, filled, bonuses, jokers = self._sheets, self._filled, self._bonuses, self._jokers
         shares, all_sums, grand = self._row_shares, self._sums, self._grand
         forget_total, keep = self._totals.pop, self.played.append
         boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
-        yahtzee_bonus = self.ruleset.yahtzee_bonus
+        yahtzee_bonus = self._yahtzee_bonus
         for move, value in written:
             player, row, column, dice, _value, cross, declared_bonus, rolls = move
             if column is None:
@@ -626,6 +650,10 @@ class Game:
                     bonus = yahtzee_bonus if five.value == 50 else 0
                     jokers[player].add((column, row))
                     played = Played(move, column, row, value, False, hand, rolled, bonus, True)
+                elif five is not None and yahtzee_bonus and five.value == 50:
+                    # The Yahtzee bonus without the Joker, as ``resolve`` has it.
+                    bonus = yahtzee_bonus
+                    played = Played(move, column, row, value, False, hand, rolled, bonus)
                 else:
                     played = Played(move, column, row, value, False, hand, rolled)
             elif declared_bonus:

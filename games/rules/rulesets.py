@@ -349,6 +349,9 @@ class Option:
     #: The start form's field (the key, unless two rule sets' options of one key differ:
     #: the form has one field a name, shared by the rule sets whose option is the same).
     field: str = ""
+    #: A house rule (``house_options``): added by the rule set itself, from its own bonus,
+    #: Joker and rolls, rather than written by its author.
+    house: bool = False
 
     @property
     def field_name(self) -> str:
@@ -432,6 +435,13 @@ class RuleSet:
     #: Min, which have a rule of their own).
     middle: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # The house rules are options of every rule set that has their box (RULES.md): made
+        # here from its own bonus, Joker and rolls, so that its author writes only its own
+        # options, and a copy made with ``replace`` gets the house rules of its new fields.
+        own = tuple(option for option in self.options if not option.house)
+        object.__setattr__(self, "options", own + house_options(self))
+
     @cached_property
     def upper_faces(self) -> dict[str, int]:
         """The upper section: its rows (those that add up the dice of one face, in the
@@ -449,8 +459,47 @@ class RuleSet:
         return tuple(str(row) for row in self.scorers)
 
     def bonus(self, options: Mapping[str, Any]) -> UpperBonus | None:
-        """The upper bonus a game with these options plays for."""
-        return self.upper_bonus
+        """The upper bonus a game with these options plays for (its house rules')."""
+        own = self.upper_bonus
+        if own is None:
+            return None
+        threshold = options.get("upper_bonus_at", own.threshold)
+        points = options.get("upper_bonus", own.points)
+        return (
+            own
+            if (threshold, points) == (own.threshold, own.points)
+            else UpperBonus(threshold, points)
+        )
+
+    def joker_on(self, options: Mapping[str, Any]) -> bool:
+        """Whether a game with these options plays the Joker (house rule ``joker``)."""
+        return self.joker and options.get("joker", True) is True
+
+    def yahtzee_bonus_of(self, options: Mapping[str, Any]) -> int:
+        """The points five alike earn again in a game with these options (0: none)."""
+        return self.yahtzee_bonus if options.get("yahtzee_bonus", True) is True else 0
+
+    def rolls_of(self, options: Mapping[str, Any]) -> int:
+        """The rolls a turn has in a game with these options (house rule ``rolls``)."""
+        rolls = options.get("rolls", self.rolls)
+        return rolls if isinstance(rolls, int) else self.rolls
+
+    def house_rules(self, options: Mapping[str, Any]) -> tuple[Text, ...]:
+        """The house rules of a game with these options, in words: those that differ from
+        the rule set's own (the sheet's header shows them)."""
+        said: list[Text] = []
+        bonus = self.bonus(options)
+        if bonus is not None and bonus != self.upper_bonus:
+            message = N_("Bonus %(points)s at %(threshold)s")
+            said.append(Text(message, {"points": bonus.points, "threshold": bonus.threshold}))
+        if self.yahtzee_bonus and not self.yahtzee_bonus_of(options):
+            said.append(Text(N_("no Yahtzee bonus")))
+        if self.joker and not self.joker_on(options):
+            said.append(Text(N_("no Joker")))
+        rolls = self.rolls_of(options)
+        if rolls != self.rolls:
+            said.append(Text(N_("%(rolls)s rolls a turn"), {"rolls": rolls}))
+        return tuple(said)
 
     def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return (Column.FREE.value,)
@@ -495,6 +544,65 @@ class RuleSet:
     def offered_values(self, row: str) -> tuple[int, ...]:
         """Every non-zero score the row can take, from all 252 hands."""
         return _offered_values(self, row)
+
+
+#: The house rules' choices beside a rule set's own (RULES.md): the upper bonus's points
+#: most families play for, and the rolls a turn.
+HOUSE_POINTS = (35, 50)
+HOUSE_ROLLS = (3, 4)
+#: How much lower the upper bonus's threshold may be set: 60 for 63, three of each face
+#: but one.
+HOUSE_THRESHOLD_DROP = 3
+
+
+def _house_choices(
+    bonus: UpperBonus | None, yahtzee_bonus: bool, joker: bool, rolls: int
+) -> list[tuple[str, tuple[Any, ...], Any, Word, tuple[Word, ...]]]:
+    """The house rules a sheet with these has: (key, choices, default, label, choices' words)."""
+    on_off = (N_("On"), N_("Off"))
+    found: list[tuple[str, tuple[Any, ...], Any, Word, tuple[Word, ...]]] = []
+    if bonus is not None:
+        thresholds = (bonus.threshold - HOUSE_THRESHOLD_DROP, bonus.threshold)
+        found.append(("upper_bonus_at", thresholds, bonus.threshold, N_("Upper bonus at"), ()))
+        points = tuple(sorted({*HOUSE_POINTS, bonus.points}))
+        found.append(("upper_bonus", points, bonus.points, N_("Upper bonus points"), ()))
+    if yahtzee_bonus:
+        found.append(("yahtzee_bonus", (True, False), True, N_("Yahtzee bonus"), on_off))
+    if joker:
+        found.append(("joker", (True, False), True, N_("Joker"), on_off))
+    found.append(("rolls", tuple(sorted({*HOUSE_ROLLS, rolls})), rolls, N_("Rolls a turn"), ()))
+    return found
+
+
+#: The house rules of the seeds' sheets (+35 at 63, the Yahtzee bonus and Joker, three
+#: rolls): the start form's shared fields.
+CLASSIC_HOUSE = {
+    key: (choices, default)
+    for key, choices, default, _, _ in _house_choices(CLASSIC_BONUS, True, True, 3)
+}
+
+
+def house_options(rules: RuleSet) -> tuple[Option, ...]:
+    """The house rules as options of ``rules``: its upper bonus's threshold and points (if it
+    has one), its Yahtzee bonus and Joker on or off (if it has them), 3 or 4 rolls a turn;
+    each defaults to the rule set's own, so a game stored before them means the same.
+
+    The start form has one field for the rule sets whose house rule is the same (choices
+    and default); a rule set whose own differs has a field of its own.
+    """
+    found = _house_choices(rules.upper_bonus, bool(rules.yahtzee_bonus), rules.joker, rules.rolls)
+    return tuple(
+        Option(
+            key,
+            choices,
+            default,
+            label=label,
+            choice_labels=words,
+            field="" if CLASSIC_HOUSE.get(key) == (choices, default) else f"{rules.key}_{key}",
+            house=True,
+        )
+        for key, choices, default, label, words in found
+    )
 
 
 def _json_word(value: Any) -> str:

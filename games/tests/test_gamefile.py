@@ -194,9 +194,10 @@ def test_first_defaults_to_the_first_listed_player() -> None:
 
 def test_missing_options_take_their_defaults() -> None:
     game = gamefile.load(document("yams-columns", options={"columns": 4}))
-    assert game.options == {"columns": 4, "max_min": True}
+    house = {"upper_bonus_at": 63, "upper_bonus": 35, "rolls": 3}
+    assert game.options == {"columns": 4, "max_min": True} | house
     assert game.columns == ("down", "free", "up", "dry")
-    assert gamefile.load(document("yams")).options == {"order": "ordered"}
+    assert gamefile.load(document("yams")).options == {"order": "ordered"} | house
 
 
 def test_names_are_trimmed() -> None:

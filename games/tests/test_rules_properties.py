@@ -201,7 +201,9 @@ def independent_column_totals(game: Game, player: int, column: str) -> dict[str,
     void = high is not None and low is not None and high <= low
     if not void:
         lower += (high or 0) + (low or 0)
-    bonus = 35 if upper >= 63 else 0
+    # RULES.md's +35 at 63, or the house rules' bonus the game's options set.
+    threshold, points = game.options.get("upper_bonus_at", 63), game.options.get("upper_bonus", 35)
+    bonus = points if upper >= threshold else 0
     return {"upper": upper, "bonus": bonus, "lower": lower, "void": void}
 
 
@@ -213,8 +215,10 @@ def test_the_total_is_the_sum_of_its_parts(game: Game) -> None:
         for column in game.columns:
             totals = game.column_totals(player, column)
             assert totals.total == totals.upper + totals.bonus + totals.lower
-            assert (totals.bonus == 35) == (totals.upper >= 63)
-            assert totals.bonus in (0, 35)
+            threshold = game.options.get("upper_bonus_at", 63)
+            points = game.options.get("upper_bonus", 35)
+            assert (totals.bonus == points) == (totals.upper >= threshold)
+            assert totals.bonus in (0, points)
             expected = independent_column_totals(game, player, column)
             assert (totals.upper, totals.bonus, totals.lower, totals.max_min_void) == (
                 expected["upper"],
@@ -291,6 +295,7 @@ def expected_preview(game: Game, dice: list[int], first_roll: bool) -> dict[tupl
         allowed = {"down": open_rows[:1], "up": open_rows[-1:]}.get(column, open_rows)
         joker = (
             key == "yahtzee"
+            and game.options["joker"]
             and len(set(hand)) == 1
             and game.box(player, column, "five_of_a_kind").filled
         )

@@ -30,7 +30,9 @@ def counted_from_the_boxes(game: Game, player: int, column: str) -> tuple[int, .
     void = high is not None and low is not None and high <= low
     if not void:
         lower += (high or 0) + (low or 0)
-    bonus = 35 if upper >= 63 else 0
+    # The house rules' bonus where the game sets one, else RULES.md's +35 at 63.
+    threshold = game.options.get("upper_bonus_at", 63)
+    bonus = game.options.get("upper_bonus", 35) if upper >= threshold else 0
     return upper, progress, bonus, lower, upper + bonus + lower, void
 
 

@@ -415,6 +415,8 @@ def test_row_counts(key: str, count: int) -> None:
 )
 def test_missing_options_take_their_defaults(key: str, options: dict[str, Any]) -> None:
     expected = {"yams": {"order": "ordered"}, "yams-columns": {"columns": 3, "max_min": True}}[key]
+    # The house rules too, each the rule set's own (RULES.md).
+    expected |= {"upper_bonus_at": 63, "upper_bonus": 35, "rolls": 3}
     assert Game.new(key, ["Ana"], options).options == expected | options
 
 
