@@ -122,7 +122,7 @@ def chosen_options(rules: RuleSet, data: Mapping[str, Any]) -> dict[str, Any]:
     options: dict[str, Any] = {}
     for option in rules.options:
         value = data.get(option.field_name)
-        if isinstance(option.default, bool):
+        if isinstance(option.default, bool) and not option.choice_labels:
             # An unticked box is not sent: false.
             options[option.key] = bool(value)
         else:
@@ -132,12 +132,26 @@ def chosen_options(rules: RuleSet, data: Mapping[str, Any]) -> dict[str, Any]:
 
 def option_field(option: Option) -> forms.Field:
     """The form field of a rule set's option, in the active language: a checkbox for
-    true/false, radio buttons for the other choices (numbers coerced back to numbers)."""
+    true/false, radio buttons for the other choices (numbers coerced back to numbers).
+
+    A true/false option with words for its choices (the house rules' On and Off) is radio
+    buttons too: a form sent without it (a script, an older page) keeps the rule set's own
+    rule, where an unticked checkbox would turn it off."""
     label = labels.say(option.label) if option.label else option.key
-    if all(isinstance(choice, bool) for choice in option.choices):
+    booleans = all(isinstance(choice, bool) for choice in option.choices)
+    if booleans and not option.choice_labels:
         return forms.BooleanField(label=label, initial=option.default, required=False)
     words = option.choice_labels or tuple(str(choice) for choice in option.choices)
     choices = [(c, labels.say(w)) for c, w in zip(option.choices, words, strict=True)]
+    if booleans:
+        return forms.TypedChoiceField(
+            label=label,
+            choices=choices,
+            coerce=lambda sent: sent == "True",
+            initial=option.default,
+            required=False,
+            widget=forms.RadioSelect,
+        )
     if all(type(choice) is int for choice in option.choices):
         return forms.TypedChoiceField(
             label=label,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext, pgettext
@@ -152,6 +152,15 @@ def ruleset_short(ruleset: str) -> str:
     """The rule set's short name in the active language (the key itself if unknown)."""
     rules = RULESETS.get(ruleset)
     return say(rules.name) if rules is not None else ruleset
+
+
+def house_rules(ruleset: str, options: dict[str, Any]) -> str:
+    """A game's house rules in the active language ("Bonus 50 at 60 · no Joker"), those that
+    differ from its rule set's own; "" when it plays the rule set as it is."""
+    rules = RULESETS.get(ruleset)
+    if rules is None:
+        return ""
+    return " · ".join(gettext(text.message) % text.params for text in rules.house_rules(options))
 
 
 def mode_labels() -> list[tuple[str, str]]:

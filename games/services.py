@@ -620,12 +620,13 @@ def rolled(pending: dict[str, Any]) -> bool:
     """Virtual dice were thrown for the turn in progress (``roll`` keeps its earlier rolls
     beside them; typed dice have none). They belong to the turn until a box takes them:
     no restart, mode switch or undo throws them again (the dry column scores only a first
-    roll, and three rolls are the most a turn has)."""
+    roll, and a turn has only so many rolls)."""
     return bool(pending.get("dice")) and "rolls" in pending
 
 
-def roll(pending: dict[str, Any]) -> dict[str, Any]:
-    """The next virtual roll: held dice stay, the others are thrown (at most three rolls).
+def roll(pending: dict[str, Any], turn_rolls: int = 3) -> dict[str, Any]:
+    """The next virtual roll: held dice stay, the others are thrown (at most ``turn_rolls``
+    rolls, the game's house rule: 3 or 4).
 
     The turn keeps its history for the coach's review: ``rolls``, the dice of each earlier
     roll, and ``holds``, the dice held at each re-roll (``holds[i]`` the flags ``rolls[i]``
@@ -634,8 +635,8 @@ def roll(pending: dict[str, Any]) -> dict[str, Any]:
     held = pending.get("held") or [False] * 5
     rolls = pending.get("rolls") or []
     holds = list(pending.get("holds") or [])
-    if len(dice) == 5 and len(rolls) >= 2:
-        raise IllegalMove("rolls", N_("Three rolls are the most a turn has."))
+    if len(dice) == 5 and len(rolls) >= turn_rolls - 1:
+        raise IllegalMove("rolls", N_("{rolls} rolls are the most a turn has."), rolls=turn_rolls)
     if len(dice) == 5:
         holds = [*holds, *[None] * (len(rolls) - len(holds)), [bool(h) for h in held]]
         rolls = [*rolls, dice]

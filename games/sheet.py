@@ -155,6 +155,8 @@ class Sheet:
     has_middle: bool
     #: The upper total the bonus needs (None: a sheet without an upper bonus).
     bonus_at: int | None = None
+    #: The game's house rules in words, where they differ from the rule set's ("").
+    house_rules: str = ""
     #: Whether playable cells score (a player's page in dice or virtual mode).
     scoring: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -319,9 +321,11 @@ def build(
         view=view,
         multi_column=len(game.columns) > 1,
         columns_per_player=len(game.columns),
-        has_joker=game.ruleset.joker,
+        # The Yahtzee bonus's row: where five alike may earn it (a house rule turns it off).
+        has_joker=bool(game.ruleset.yahtzee_bonus_of(game.options)),
         has_middle=any(game.ruleset.section(r) == "middle" for r in game.rows),
         bonus_at=bonus.threshold if bonus else None,
+        house_rules=labels.house_rules(key, game.options),
         scoring=scoring,
         previews=previews,
     )

@@ -127,6 +127,9 @@ def score(client: Client, game: models.Game, row: str, value: int) -> None:
     assert response.status_code == 200, response.content.decode()[:2000]
 
 
+#: The house rules every rule set has, here at their defaults: its own bonus, three rolls.
+PIPS_HOUSE = {"upper_bonus_at": 12, "upper_bonus": 9, "rolls": 3}
+
 #: Ann: 3 aces and 3 boxcars (21, the bonus), 12 in evens; Bob: 1 and 6 (no bonus), 30.
 TURNS = [("aces", 3), ("aces", 1), ("boxcars", 18), ("boxcars", 6), ("evens", 12), ("evens", 30)]
 TOTALS = [("Ann", "42"), ("Bob", "37")]
@@ -138,8 +141,10 @@ def test_the_start_form_offers_the_rule_set_and_its_option(client: Client, pips:
     assert "Pips (three boxes, bonus 9 at 12)" in html
     assert "Pips&#39; order" in html
     assert 'name="pip_order" value="ordered"' in html
+    # The house rules of its own bonus: a field of its own (its 12 and 9 are not the seeds').
+    assert 'name="pips_upper_bonus_at" value="9"' in html
     game = start(client, pip_order="ordered")
-    assert game.options == {"pip_order": "ordered"}
+    assert game.options == {"pip_order": "ordered"} | PIPS_HOUSE
     assert services.load(game).state.columns == ("down",)
 
 
@@ -173,7 +178,7 @@ def test_a_game_is_played_through_the_site(client: Client, pips: RuleSet) -> Non
     exported = client.get(game_url(game, "export")).content
     document = json.loads(exported)
     assert document["ruleset"] == "pips"
-    assert document["options"] == {"pip_order": "free"}
+    assert document["options"] == {"pip_order": "free"} | PIPS_HOUSE
     assert [(t["cell"], t["value"]) for t in document["turns"]] == TURNS
 
     upload = SimpleUploadedFile("game.json", exported, content_type="application/json")

@@ -588,7 +588,7 @@ def test_virtual_dice_roll_three_times_keeping_held_dice(client: Client) -> None
     assert len(fresh(game).pending["rolls"]) == 2
     before = snapshot(game)
     response = roll(client, game)
-    assert_refused(response, game, before, "Three rolls are the most a turn has.")
+    assert_refused(response, game, before, "3 rolls are the most a turn has.")
     # The turn is scored with its rolls kept.
     last = fresh(game).pending
     score(client, game, player=0, row="chance", choice="dice")

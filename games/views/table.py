@@ -219,7 +219,7 @@ def _rolls_left(pending: dict[str, Any], state: RulesGame | None = None) -> int:
     rolled = len(pending.get("rolls") or []) + (1 if pending.get("dice") else 0)
     if state is not None and _first_roll_only(state, pending):
         return 0
-    return max(0, 3 - rolled)
+    return max(0, (state.rolls if state is not None else 3) - rolled)
 
 
 def _first_roll_only(state: RulesGame, pending: dict[str, Any]) -> bool:
@@ -633,10 +633,11 @@ def die(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Htt
 def roll(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
     if game.entry_mode != models.Game.EntryMode.VIRTUAL:
         return _respond(request, game, status=422, error=_("Switch to Roll mode to roll the dice."))
-    if _first_roll_only(services.load(game).state, game.pending or {}):
+    state = services.load(game).state
+    if _first_roll_only(state, game.pending or {}):
         message = _("Only dry boxes are left, and they take the first roll: score it now.")
         return _respond(request, game, status=422, error=message)
-    pending = services.roll(game.pending or {})
+    pending = services.roll(game.pending or {}, state.rolls)
     # Only the answer to the roll itself shows the dice tumbling, not a poll's redraw.
     return _save_pending(request, game, seen, pending, thrown=True)
 

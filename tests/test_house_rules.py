@@ -1,0 +1,128 @@
+"""House rules through the site: chosen on the start form, shown in the sheet's header and
+the review, carried by the game file both ways; a game stored before them means the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+from django.urls import reverse
+
+from games import models, services
+
+pytestmark = pytest.mark.django_db
+
+HOUSE = "Bonus 50 at 60 · no Joker"
+
+
+def start(client: Client, **fields: str) -> models.Game:
+    data = {
+        "ruleset": "yahtzee",
+        "player_1": "Ann",
+        "player_2": "Bob",
+        "entry_mode": "dice",
+        "starter": "1",
+        **fields,
+    }
+    response = client.post(reverse("new_evening"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return models.Game.objects.select_related("evening").latest("pk")
+
+
+def page(client: Client, game: models.Game, name: str) -> str:
+    url = reverse(name, args=[game.evening.token, game.number])
+    return client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_the_start_form_offers_the_house_rules(client: Client) -> None:
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert 'name="upper_bonus_at" value="60"' in html
+    assert 'name="upper_bonus" value="50"' in html
+    assert 'name="joker" value="False"' in html
+    assert 'name="yahtzee_bonus" value="False"' in html
+    assert 'name="rolls" value="4"' in html
+
+
+def test_a_house_rule_game_says_so_on_its_sheet_review_and_file(client: Client) -> None:
+    game = start(client, upper_bonus_at="60", upper_bonus="50", joker="False")
+    assert game.options["upper_bonus_at"] == 60 and game.options["upper_bonus"] == 50
+    assert game.options["joker"] is False and game.options["yahtzee_bonus"] is True
+    state = services.load(game).state
+    assert state.upper_bonus is not None and state.upper_bonus.threshold == 60
+    assert not state.joker
+    assert HOUSE in page(client, game, "sheet")
+    assert "<small>(60)</small>" in page(client, game, "sheet")
+    assert HOUSE in page(client, game, "review")
+
+    exported = client.get(reverse("export", args=[game.evening.token, game.number])).content
+    document = json.loads(exported)
+    assert document["options"]["upper_bonus_at"] == 60
+    assert document["options"]["upper_bonus"] == 50
+    assert document["options"]["joker"] is False
+
+    upload = SimpleUploadedFile("game.json", exported, content_type="application/json")
+    response = client.post(
+        reverse("import_game", args=[game.evening.token]), {"file": upload, "again": "on"}
+    )
+    assert response.status_code == 302
+    second = models.Game.objects.get(evening=game.evening, number=2)
+    assert second.options == game.options
+    assert HOUSE in page(client, second, "sheet")
+
+
+def test_a_game_started_without_the_house_rules_fields_plays_the_rules_as_they_are(
+    client: Client,
+) -> None:
+    # A form sent by an older page or a script: the rule set's own rules, Joker included.
+    game = start(client)
+    assert services.load(game).state.joker
+    assert game.options["upper_bonus_at"] == 63 and game.options["rolls"] == 3
+    sheet = page(client, game, "sheet")
+    assert "house-rules" not in sheet
+
+
+def test_a_game_stored_before_the_house_rules_plays_the_rules_as_they_are(client: Client) -> None:
+    game = start(client)
+    # As stored before the house rules: the options without them.
+    models.Game.objects.filter(pk=game.pk).update(options={})
+    game.refresh_from_db()
+    state = services.load(game).state
+    assert state.joker and state.rolls == 3
+    assert state.upper_bonus is not None and state.upper_bonus.points == 35
+    assert "house-rules" not in page(client, game, "sheet")
+
+
+def test_an_old_game_file_without_the_house_rules_imports_with_the_rules_as_they_are(
+    client: Client,
+) -> None:
+    game = start(client)
+    document = json.loads(
+        client.get(reverse("export", args=[game.evening.token, game.number])).content
+    )
+    document["options"] = {}
+    upload = SimpleUploadedFile(
+        "old.json", json.dumps(document).encode(), content_type="application/json"
+    )
+    response = client.post(
+        reverse("import_game", args=[game.evening.token]), {"file": upload, "again": "on"}
+    )
+    assert response.status_code == 302
+    imported = models.Game.objects.get(evening=game.evening, number=2)
+    assert services.load(imported).state.joker
+    assert imported.options["upper_bonus_at"] == 63
+
+
+def test_four_rolls_a_turn_let_virtual_dice_roll_a_fourth_time(client: Client) -> None:
+    game = start(client, rolls="4", entry_mode="virtual")
+    url = reverse("roll", args=[game.evening.token, game.number])
+    for _ in range(4):
+        game.refresh_from_db()
+        response = client.post(url, {"version": game.version, "player": 0}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.content.decode()[:500]
+    game.refresh_from_db()
+    assert len(game.pending["rolls"]) == 3
+    response = client.post(url, {"version": game.version, "player": 0}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 422
+    assert "4 rolls are the most a turn has." in response.content.decode()
