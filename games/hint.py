@@ -136,7 +136,7 @@ def _advice(
         return Hint(estimate=coach.estimate)
     best = boxes[0]
     # Dice typed in (dice mode) are the turn's last: only virtual dice roll again.
-    if mode == "virtual" and rolls_left in (1, 2):
+    if mode == "virtual" and rolls_left in range(1, game.rolls):
         keep = coach.keeps(sheet, dice, rolls_left)[0]
         # Keeping all five is stopping; a dry box taking this first roll may beat any reroll.
         if len(keep.kept) < 5 and keep.value > best.value + TIE:

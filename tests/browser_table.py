@@ -36,8 +36,10 @@ class Table:
         order: str | None = None,
         columns: int | None = None,
         max_min: bool = True,
+        house: dict[str, str] | None = None,
     ) -> models.Game:
-        """Fill the start page and tap Start; ``starter`` is the 1-based seat who starts."""
+        """Fill the start page and tap Start; ``starter`` is the 1-based seat who starts;
+        ``house``: house rules' radio buttons to pick, field name → value."""
         page = self.page
         page.goto(self.base + "/")
         for seat, name in enumerate(names, start=1):
@@ -48,6 +50,8 @@ class Table:
         if columns:
             page.check(f"input[name=columns][value='{columns}']")
         page.locator("input[name=max_min]").set_checked(max_min)
+        for name, value in (house or {}).items():
+            page.check(f"input[name={name}][value='{value}']")
         page.check(f"input[name=entry_mode][value='{mode}']")
         page.check(f"input[name=starter][value='{starter}']")
         page.locator("button.start-button").click()

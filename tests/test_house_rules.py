@@ -4,6 +4,7 @@ the review, carried by the game file both ways; a game stored before them means 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -126,3 +127,19 @@ def test_four_rolls_a_turn_let_virtual_dice_roll_a_fourth_time(client: Client) -
     response = client.post(url, {"version": game.version, "player": 0}, HTTP_HX_REQUEST="true")
     assert response.status_code == 422
     assert "4 rolls are the most a turn has." in response.content.decode()
+
+
+def test_the_coach_has_a_table_per_combination_of_house_rules(coach_tables: Any) -> None:
+    from games import hint
+    from games.coach import Config
+
+    # The session's tables hold Yam as its rules are: another bonus or four rolls has none.
+    assert hint.available("yam", {})
+    assert hint.available("yam", {"upper_bonus_at": 63, "rolls": 3})
+    assert not hint.available("yam", {"upper_bonus_at": 60})
+    assert not hint.available("yam", {"rolls": 4})
+    house = Config.of("yahtzee", {"upper_bonus_at": 60, "upper_bonus": 50, "joker": False})
+    assert house.name == "yahtzee,joker=false,upper_bonus=50,upper_bonus_at=60"
+    # The literature's game keeps the name its table had as solver options.
+    literature = Config.of("yahtzee", {"joker": False, "yahtzee_bonus": False})
+    assert literature.name == "yahtzee,joker=false,yahtzee_bonus=false"

@@ -33,7 +33,7 @@ from games.rules.rulesets import get_ruleset
 
 from .columns import TIE, ColumnPlay, calibration
 from .dice import FIRST_ROLL, HAND_INDEX, HANDS, KEEPS, KEEPS_OF, best_keeps, keep_levels
-from .model import SOLVER_OPTIONS, Config, Unsupported, build_model
+from .model import Config, Unsupported, build_model
 from .tables import FORMAT, Tables
 
 Sheet = Mapping[tuple[str, str], int]
@@ -91,9 +91,9 @@ SOLVE_ALL = "python manage.py solve --all"
 def solve_command(config: Config) -> str:
     """The command line that builds ``config``'s table (options as the game file has them)."""
     rules = get_ruleset(config.ruleset)
-    defaults = {option.key: option.default for option in rules.options} | SOLVER_OPTIONS
+    defaults = {option.key: option.default for option in rules.options}
     words = ["python manage.py solve", config.ruleset]
-    for key, value in (*config.options, *config.solver):
+    for key, value in config.options:
         if defaults.get(key) != value:
             shown = str(value).lower() if isinstance(value, bool) else str(value)
             words.append(f"--option {key}={shown}")
@@ -130,7 +130,7 @@ class _Turn:
     final: np.ndarray
     #: keeps[rolls_left]: the value of each of the 462 keeps before that reroll.
     keeps: dict[int, np.ndarray]
-    #: The turn's value before its first roll: a normal turn (three rolls, not the dry
+    #: The turn's value before its first roll: a normal turn (the game's rolls, not the dry
     #: column), and a dry one (one roll, a dry box; None without an open dry box).
     normal: float
     dry: float | None
@@ -158,6 +158,8 @@ class Advisor:
         self._by_column = {play.column: play for play in self.plays}
         #: True when the figures are a policy's estimates (several columns).
         self.estimate = len(self.plays) > 1
+        #: The rolls of a normal turn (the game's house rule: 3 or 4; a dry column has one).
+        self.rolls = max(play.model.rolls for play in self.plays)
         self._cache: OrderedDict[States, _Turn] = OrderedDict()
 
     # --- the sheet -------------------------------------------------------------------------
@@ -194,7 +196,7 @@ class Advisor:
             final = final + base
         keeps: dict[int, np.ndarray] = {}
         after_roll = final[:, None]
-        for rolls_left in (1, 2):
+        for rolls_left in range(1, self.rolls):
             levels = keep_levels(after_roll)
             keeps[rolls_left] = np.concatenate(levels)[:, 0]
             after_roll = best_keeps(levels)
@@ -297,9 +299,11 @@ class Advisor:
 
     def keeps(self, sheet: Sheet, hand: Sequence[int], rolls_left: int) -> list[KeepOption]:
         """Every set of these dice that may be kept before a reroll, best first (all five
-        kept: stop rolling; rolls_left 1 or 2)."""
-        if rolls_left not in (1, 2):
-            raise ValueError(f"Keeps are chosen with 1 or 2 rolls left, not {rolls_left!r}.")
+        kept: stop rolling; rolls_left 1 to the turn's rolls less one)."""
+        if rolls_left not in range(1, self.rolls):
+            raise ValueError(
+                f"Keeps are chosen with 1 to {self.rolls - 1} rolls left, not {rolls_left!r}."
+            )
         h = _hand(hand)
         states = self._states(sheet)
         if all(play.full(state) for play, state in zip(self.plays, states, strict=True)):
@@ -407,8 +411,7 @@ def _singles(config: Config) -> list[Config]:
     columns = rules.columns(options)
     if len(columns) == 1:
         return [config]
-    solver = {k: v for k, v in config.solver if v != SOLVER_OPTIONS[k]}
-    return [Config.of(config.ruleset, options | solver, config.rows, column) for column in columns]
+    return [Config.of(config.ruleset, options, config.rows, column) for column in columns]
 
 
 def column_plays(config: Config, tables: Tables) -> list[ColumnPlay]:

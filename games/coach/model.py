@@ -24,10 +24,6 @@ from games.rules.rulesets import (
 
 from .dice import HANDS
 
-#: Options of the solver itself, beside the game's (for tests and for the literature's
-#: figures): turn off the Yahtzee bonus or the Joker of a rule set that has them.
-SOLVER_OPTIONS = {"yahtzee_bonus": True, "joker": True}
-
 
 class Unsupported(ValueError):
     """A configuration the exact solver does not cover (several columns at once)."""
@@ -39,12 +35,12 @@ FIVE_ALIKE = tuple(HANDS.index((face,) * 5) for face in range(1, 7))
 
 @dataclass(frozen=True)
 class Config:
-    """What is solved: a rule set, its game options, the solver's options, the open rows, and
-    (on a sheet of several columns) the one column played alone."""
+    """What is solved: a rule set, its game options (house rules included: the literature's
+    game without Yahtzee bonus and Joker is ``joker=false, yahtzee_bonus=false``), the open
+    rows, and (on a sheet of several columns) the one column played alone."""
 
     ruleset: str
     options: tuple[tuple[str, Any], ...] = ()
-    solver: tuple[tuple[str, bool], ...] = ()
     #: The boxes open at the start; the others of the sheet count as crossed out (tests
     #: solve these tiny games by brute force). None: the whole sheet.
     rows: tuple[str, ...] | None = None
@@ -62,34 +58,26 @@ class Config:
         rows: Iterable[str] | None = None,
         column: str | None = None,
     ) -> Config:
-        """Split ``options`` into the game's and the solver's and check both."""
+        """Check ``options`` (the engine's: IllegalMove) and fill their defaults."""
         rules = get_ruleset(ruleset)
-        raw = dict(options or {})
-        solver = {key: raw.pop(key) for key in list(raw) if key in SOLVER_OPTIONS}
-        for key, value in solver.items():
-            if not isinstance(value, bool):
-                raise Unsupported(f"Solver option {key} takes true or false, not {value!r}.")
-            if not rules.joker:
-                raise Unsupported(f"{rules.key} has no Yahtzee bonus or Joker to turn off.")
-        game = rules.normalize_options(raw)
+        game = rules.normalize_options(options)
         if column is not None:
             game, column = _column_game(rules, game, column)
-        solver = {key: solver.get(key, default) for key, default in SOLVER_OPTIONS.items()}
         return cls(
             rules.key,
             tuple(sorted(game.items())),
-            tuple(sorted(solver.items())),
             None if rows is None else tuple(rows),
             column,
         )
 
     @property
     def name(self) -> str:
-        """The table's file stem: the rule set and every option that is not the default."""
+        """The table's file stem: the rule set and every option that is not the default (a
+        table per combination of house rules: ``yahtzee,joker=false,upper_bonus_at=60``)."""
         rules = get_ruleset(self.ruleset)
-        defaults = {option.key: option.default for option in rules.options} | SOLVER_OPTIONS
+        defaults = {option.key: option.default for option in rules.options}
         words = [self.ruleset]
-        for key, value in (*self.options, *self.solver):
+        for key, value in self.options:
             if defaults.get(key) != value:
                 shown = str(value).lower() if isinstance(value, bool) else str(value)
                 words.append(f"{key}={shown}")
@@ -133,7 +121,8 @@ class Model:
     #: Which open row may be written: any (``free``, also a ``dry`` column), only the first
     #: (``down``) or only the last (``up``).
     order: str
-    #: Rolls a turn has: 3, or 1 for a ``dry`` column (the dice of the first roll only).
+    #: Rolls a turn has: the game's (3 or 4), or 1 for a ``dry`` column (the dice of the
+    #: first roll only).
     rolls: int
     #: scores[r, h]: what row r scores with hand h.
     scores: np.ndarray
@@ -214,7 +203,6 @@ class Model:
 def build_model(config: Config) -> Model:
     rules = get_ruleset(config.ruleset)
     options = dict(config.options)
-    solver = dict(config.solver) or SOLVER_OPTIONS
     columns = rules.columns(options)
     if config.column is None and len(columns) != 1:
         raise Unsupported(
@@ -248,7 +236,7 @@ def build_model(config: Config) -> Model:
     yahtzee_row = rows.index(Row.FIVE_OF_A_KIND) if Row.FIVE_OF_A_KIND in rows else None
     scores.setflags(write=False)
     joker_scores.setflags(write=False)
-    yahtzee_bonus = rules.joker and solver["yahtzee_bonus"] and in_sheet
+    yahtzee_bonus = bool(rules.yahtzee_bonus_of(options)) and in_sheet
     extra = "yahtzee" if yahtzee_bonus and yahtzee_row is not None else "none"
     max_min: dict[str, Any] = {}
     if Row.MAX in rows or Row.MIN in rows:
@@ -267,18 +255,18 @@ def build_model(config: Config) -> Model:
         config=config,
         rows=rows,
         order=order,
-        rolls=1 if column == Column.DRY else 3,
+        rolls=1 if column == Column.DRY else rules.rolls_of(options),
         scores=scores,
         faces=faces,
         yahtzee_row=yahtzee_row,
         yahtzee_crossed=in_sheet and yahtzee_row is None,
-        joker=rules.joker and solver["joker"] and in_sheet,
+        joker=rules.joker_on(options) and in_sheet,
         yahtzee_bonus=yahtzee_bonus,
         joker_scores=joker_scores,
         extra=extra,
         upper_bonus=bonus.points if bonus else 0,
         threshold=bonus.threshold if bonus else 0,
-        bonus_points=rules.yahtzee_bonus,
+        bonus_points=rules.yahtzee_bonus_of(options),
         **max_min,
     )
 

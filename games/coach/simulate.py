@@ -111,7 +111,7 @@ def simulate(
             u = np.minimum(upper[group], model.threshold)
             f = flag[group] if model.flags == 2 else np.zeros(len(group), dtype=np.intp)
             hands = reroll(rng, np.zeros(len(group), dtype=np.intp))
-            for rolls_left in (2, 1):
+            for rolls_left in range(model.rolls - 1, 0, -1):
                 values = policy.keep_values(turn, rolls_left)
                 candidates = KEEPS_OF[hands]  # (games, 32)
                 choice = values[candidates, u[:, None], f[:, None]].argmax(axis=1)

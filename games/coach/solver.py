@@ -40,7 +40,8 @@ class Turn:
     mask can meet (``Solver.extras``: 1, or the model's whole extra axis).
 
     ``final[h]``: the best box's value (its points plus what follows) for last-roll hand h;
-    ``second[h]`` / ``first[h]``: the best keep's value with one / two rolls left; ``start``:
+    ``second[h]`` / ``first[h]``: the best keep's value with one roll left / after the first
+    roll (two rolls left, three in a game of four rolls); ``start``:
     the turn's value before the first roll, shape (upper totals, extras). A ``dry`` column
     has no reroll: ``second`` and ``first`` are ``final`` and ``keep_values`` is empty.
     """
@@ -240,7 +241,7 @@ class Solver:
             )
         after_roll = flat
         before = []
-        for rolls_left in (1, 2):
+        for rolls_left in range(1, model.rolls):
             levels = keep_levels(after_roll)  # the 462 keeps' values, by size
             if keep_details:
                 keeps = np.concatenate(levels)
@@ -251,7 +252,7 @@ class Solver:
         return Turn(
             final=final,
             second=before[0].reshape(shape),
-            first=before[1].reshape(shape),
+            first=before[-1].reshape(shape),
             start=start.reshape(shape[1:]),
             box_values=box_values,
             keep_values=keep_values,

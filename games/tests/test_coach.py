@@ -24,7 +24,7 @@ from games.coach.dice import (
     best_keeps,
     keep_levels,
 )
-from games.rules import ALL_HANDS, Game, Move, get_ruleset
+from games.rules import ALL_HANDS, Game, IllegalMove, Move, get_ruleset
 from games.rules.dice import FACES
 
 
@@ -39,11 +39,8 @@ def brute_force(
     """
     rules = get_ruleset(ruleset)
     if not joker:
-        # The literature's game without Yahtzee bonus and Joker: the engine's rule set with
-        # its flag off.
-        from dataclasses import replace
-
-        rules = replace(rules, joker=False)
+        # The literature's game without Yahtzee bonus and Joker: the house rules off.
+        options = dict(options or {}) | {"joker": False, "yahtzee_bonus": False}
     game = Game.new(rules, ["solo"], options)
     column = column or game.columns[0]
     while True:
@@ -93,7 +90,8 @@ def brute_force(
         # After the last roll: write or cross out. Writing earlier is keeping all five dice,
         # except in a dry column, which only takes the first roll's dice.
         values = {hand: writes(hand, False) for hand in ALL_HANDS}
-        values = reroll(reroll(values))
+        for _ in range(game.rolls - 1):  # 3 rolls a turn, or 4 under the house rule
+            values = reroll(values)
         if column == "dry":
             values = {hand: max(values[hand], writes(hand, True)) for hand in ALL_HANDS}
         # The first roll: five dice, every ordered outcome.
@@ -143,6 +141,10 @@ TINY_GAMES = [
     ("yatzy", ("two_pairs", "full_house", "yatzy"), None, True),
     ("yatzy", ("fours", "fives", "sixes"), None, True),
     ("yatzy", ("full_house", "chance", "yatzy"), {"order": "ordered"}, True),
+    # House rules: +50 at 60, the Yahtzee bonus without the Joker, four rolls a turn.
+    ("yahtzee", ("fours", "fives", "sixes"), {"upper_bonus_at": 60, "upper_bonus": 50}, True),
+    ("yahtzee", ("sixes", "full_house", "five_of_a_kind"), {"joker": False}, True),
+    ("yahtzee", ("full_house", "five_of_a_kind"), {"rolls": 4}, True),
 ]
 
 #: Max and Min (the value of the filled one is part of the state), and the single columns of
@@ -252,7 +254,7 @@ def test_several_columns_at_once_are_refused_one_column_is_named():
         build_model(Config.of("yams-columns", {"columns": 3}))
     with pytest.raises(Unsupported):
         Config.of("yams-columns", {"columns": 3}, column="dry")
-    with pytest.raises(Unsupported):
+    with pytest.raises(IllegalMove):  # Yam has no Joker to turn off
         Config.of("yam", {"joker": False})
     # Each column's game is named once: free is the one-column sheet, a 3- and a 4-column
     # sheet's up column are one game.

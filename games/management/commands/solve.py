@@ -38,8 +38,8 @@ class Command(BaseCommand):
             action="append",
             default=[],
             metavar="KEY=VALUE",
-            help="a game option (order=free, columns=1, max_min=false) or a solver option "
-            "(yahtzee_bonus=false, joker=false)",
+            help="a game option (order=free, columns=1, max_min=false) or a house rule "
+            "(upper_bonus_at=60, upper_bonus=50, yahtzee_bonus=false, joker=false, rolls=4)",
         )
         parser.add_argument(
             "--column",
