@@ -282,11 +282,15 @@ def max_min_gain(high: int | None, low: int | None, row: str, value: int) -> int
 
 
 def _configurations() -> list[tuple[Any, dict[str, Any]]]:
-    """Every rule set with every choice of its options."""
+    """Every rule set with every choice of its own options, its house rules as it has them:
+    a table per combination of house rules is built when asked for (``manage.py solve
+    yahtzee --option joker=false``); all of them would multiply ``--all``'s tables by up to
+    32, Column Yam's Max and Min (eight minutes each) among them."""
     found = []
     for rules in RULESETS.values():
-        keys = [option.key for option in rules.options]
-        for values in product(*(option.choices for option in rules.options)):
+        own = [option for option in rules.options if not option.house]
+        keys = [option.key for option in own]
+        for values in product(*(option.choices for option in own)):
             found.append((rules, dict(zip(keys, values, strict=True))))
     return found
 
