@@ -38,7 +38,7 @@ from games import models, services
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor
 from games.coach.tables import Tables
 from games.rules import IllegalMove
-from games.rules.rulesets import Column
+from games.rules.rulesets import Column, get_ruleset
 
 logger = logging.getLogger(__name__)
 
@@ -293,12 +293,14 @@ def _unanalysed(
     players: list[PlayerSummary],
 ) -> list[TurnAnalysis]:
     position = {seat.player_id: seat.position for seat in seats}
+    # The earlier rolls a turn may keep: two, three under the house rule of four rolls.
+    earlier = get_ruleset(game.ruleset).rolls_of(game.options) - 1
     turns = []
     for number, entry in enumerate(entries, start=1):
         player = position[entry.player_id]
         players[player].turns += 1
         cell = (entry.column, entry.row)
-        kind = _kind(entry, *_final_and_rolls(entry))
+        kind = _kind(entry, *_final_and_rolls(entry, earlier))
         turns.append(TurnAnalysis(number, player, kind, cell, entry.value, entry.crossed))
     return turns
 
@@ -317,8 +319,9 @@ def _virtual(entry: Any) -> dict[str, Any]:
     return dice if isinstance(dice, dict) and "rolls" in dice and dice.get("dice") else {}
 
 
-def _final_and_rolls(entry: Any) -> tuple[Hand | None, list[Hand] | None]:
-    """The final dice and the earlier rolls the entry shows (None: none readable)."""
+def _final_and_rolls(entry: Any, earlier: int = 2) -> tuple[Hand | None, list[Hand] | None]:
+    """The final dice and the earlier rolls the entry shows, at most ``earlier`` of them
+    (None: none readable)."""
     dice = (entry.die1, entry.die2, entry.die3, entry.die4, entry.die5)
     virtual = _virtual(entry)
     if None in dice:
@@ -328,7 +331,7 @@ def _final_and_rolls(entry: Any) -> tuple[Hand | None, list[Hand] | None]:
         dice = virtual.get("dice")
     final = _dice(dice)
     raw_rolls = entry.rolls or virtual.get("rolls") or []
-    if not isinstance(raw_rolls, list) or len(raw_rolls) > 2:
+    if not isinstance(raw_rolls, list) or len(raw_rolls) > earlier:
         return final, None
     rolls = [_dice(roll) for roll in raw_rolls]
     if final is None or any(roll is None for roll in rolls):
@@ -362,7 +365,7 @@ def _turn(
     turn = TurnAnalysis(
         number, player, VALUE, (entry.column, entry.row), entry.value, entry.crossed
     )
-    final, rolls = _final_and_rolls(entry)
+    final, rolls = _final_and_rolls(entry, coach.rolls - 1)
     turn.kind = _kind(entry, final, rolls)
     if final is None or rolls is None:
         return turn
@@ -395,7 +398,7 @@ def _virtual_decisions(
     before = turn.expected or 0.0
     for index, hand in enumerate(hands):
         roll = index + 1
-        rolls_left = 3 - roll
+        rolls_left = coach.rolls - roll
         if rolls_left == 0:
             decisions.append(_box(coach, sheet, entry, hand, roll, before, first_roll=False))
             break
@@ -422,9 +425,9 @@ def _virtual_decisions(
             continue
         # The turn stopped here, rolls left: stopping is worth the best box for these dice.
         best_kept = best.kept
-        if len(best_kept) == 5 and rolls_left == 2:
+        if len(best_kept) == 5 and rolls_left >= 2:
             # Keeping all five with two rolls left is worth the best keep with one left.
-            best_kept = coach.keeps(sheet, hand, 1)[0].kept
+            best_kept = coach.keeps(sheet, hand, rolls_left - 1)[0].kept
         stop = coach.boxes(sheet, hand, first_roll=roll == 1)[0].value
         decisions.append(
             Decision(

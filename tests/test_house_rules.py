@@ -143,3 +143,30 @@ def test_the_coach_has_a_table_per_combination_of_house_rules(coach_tables: Any)
     # The literature's game keeps the name its table had as solver options.
     literature = Config.of("yahtzee", {"joker": False, "yahtzee_bonus": False})
     assert literature.name == "yahtzee,joker=false,yahtzee_bonus=false"
+
+
+def test_the_review_analyses_the_turns_of_four_rolls(settings: Any, tmp_path: Any) -> None:
+    import random
+
+    from coach_support import play_virtual_turn, random_cell, virtual_turn
+
+    from games import coaching
+    from games.coach import Config, Tables
+
+    settings.COACH_TABLES_DIR = tmp_path
+    Tables(tmp_path).build(Config.of("yam", {"rolls": 4}))  # a few seconds
+    game = services.create_evening(["Ann"], "yam", {"rolls": 4}, "virtual", 0)
+    rng = random.Random(4)
+    choose = random_cell(rng)
+    while not (loaded := services.load_current(game.pk)).state.finished:
+        seen, held = virtual_turn(rng, rng.choice((1, 3, 4, 4)))
+        play_virtual_turn(game, seen, held, choose(loaded.state, seen[-1]))
+    game = models.Game.objects.get(pk=game.pk)
+    analysis = coaching.analyse(game, *coaching.read(game))
+    player = analysis.players[0]
+    assert player.analysed == player.turns == 12
+    # The figures telescope to the final score, four-roll turns and all.
+    total = loaded.state.total(0)
+    assert analysis.start + player.luck - player.lost == pytest.approx(total, abs=1e-6)
+    assert any(len(turn.rolls) == 4 for turn in analysis.turns)
+    assert {d.roll for turn in analysis.turns for d in turn.decisions} >= {1, 2, 3, 4}
