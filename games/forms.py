@@ -138,6 +138,8 @@ def option_field(option: Option) -> forms.Field:
     buttons too: a form sent without it (a script, an older page) keeps the rule set's own
     rule, where an unticked checkbox would turn it off."""
     label = labels.say(option.label) if option.label else option.key
+    if option.owner:
+        label = f"{label} ({labels.say(option.owner)})"
     booleans = all(isinstance(choice, bool) for choice in option.choices)
     if booleans and not option.choice_labels:
         return forms.BooleanField(label=label, initial=option.default, required=False)

@@ -44,6 +44,11 @@ def test_the_start_form_offers_the_house_rules(client: Client) -> None:
     assert 'name="joker" value="False"' in html
     assert 'name="yahtzee_bonus" value="False"' in html
     assert 'name="rolls" value="4"' in html
+    # Yatzy's bonus is 50: its points a field of its own, said to be its, defaulting to 50.
+    assert "Upper bonus points (Yatzy)" in html
+    yatzy = start(client, ruleset="yatzy")
+    assert yatzy.options["upper_bonus"] == 50
+    assert start(client, ruleset="yatzy", yatzy_upper_bonus="35").options["upper_bonus"] == 35
 
 
 def test_a_house_rule_game_says_so_on_its_sheet_review_and_file(client: Client) -> None:

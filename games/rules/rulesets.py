@@ -352,6 +352,9 @@ class Option:
     #: A house rule (``house_options``): added by the rule set itself, from its own bonus,
     #: Joker and rolls, rather than written by its author.
     house: bool = False
+    #: The name of the rule set whose field this is, when the field is its own (a house rule
+    #: of its own default): the start form says whose it is.
+    owner: Word = ""
 
     @property
     def field_name(self) -> str:
@@ -598,10 +601,12 @@ def house_options(rules: RuleSet) -> tuple[Option, ...]:
             default,
             label=label,
             choice_labels=words,
-            field="" if CLASSIC_HOUSE.get(key) == (choices, default) else f"{rules.key}_{key}",
+            field="" if shared else f"{rules.key}_{key}",
             house=True,
+            owner="" if shared else rules.name,
         )
         for key, choices, default, label, words in found
+        for shared in [CLASSIC_HOUSE.get(key) == (choices, default)]
     )
 
 
