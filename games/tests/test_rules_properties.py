@@ -73,6 +73,8 @@ def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
         return wanted * hand.count(wanted)
     if row in ("chance", "max", "min"):
         return sum(hand)
+    if key == "yatzy":
+        return yatzy_oracle(row, hand)
     if row == "five_of_a_kind":
         return 50 if most == 5 else 0
     if row in ("three_of_a_kind", "four_of_a_kind"):
@@ -102,6 +104,29 @@ def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
         ("yams-columns", "large_straight"): 40,
     }[(key, row)]
     return points if faces == wanted_faces else 0
+
+
+def yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
+    """Scandinavian Yatzy's lower boxes as RULES.md says them: only the dice of a pair or a
+    kind count, the best choice is taken, different faces for two pairs and a full house."""
+    pairs = [face for face in range(6, 0, -1) if hand.count(face) >= 2]
+    if row == "one_pair":
+        return 2 * pairs[0] if pairs else 0
+    if row == "two_pairs":
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) >= 2 else 0
+    if row in ("three_of_a_kind", "four_of_a_kind"):
+        n = 3 if row == "three_of_a_kind" else 4
+        kinds = [face for face in range(6, 0, -1) if hand.count(face) >= n]
+        return n * kinds[0] if kinds else 0
+    if row == "small_straight":
+        return 15 if sorted(hand) == [1, 2, 3, 4, 5] else 0
+    if row == "large_straight":
+        return 20 if sorted(hand) == [2, 3, 4, 5, 6] else 0
+    if row == "full_house":
+        shape = sorted(hand.count(face) for face in set(hand))
+        return sum(hand) if shape == [2, 3] else 0
+    assert row == "yatzy", row
+    return 50 if len(set(hand)) == 1 else 0
 
 
 @pytest.mark.parametrize(("key", "row"), RULE_ROWS, ids=[f"{k}-{r}" for k, r in RULE_ROWS])

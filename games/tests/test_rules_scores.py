@@ -30,6 +30,7 @@ YAHTZEE_ROWS = (
 )
 COLUMNS_ROWS = (*UPPER, "max", "min", *YAHTZEE_ROWS[6:])
 
+#: The sources' four rule sets (Yatzy's boxes: games/tests/test_rules_yatzy_scorers.py).
 ALL_KEYS = ("yam", "yahtzee", "yams", "yams-columns")
 
 
@@ -479,7 +480,7 @@ def test_it_refuses_a_bad_option(key: str, options: dict[str, Any]) -> None:
     assert error.value.rule == "option"
 
 
-@pytest.mark.parametrize("key", ["yatzy", "Yahtzee", "", None, 3])
+@pytest.mark.parametrize("key", ["farkle", "Yahtzee", "", None, 3])
 def test_it_refuses_an_unknown_rule_set(key: Any) -> None:
     with pytest.raises(IllegalMove) as error:
         Game.new(key, ["Ana"])
@@ -489,11 +490,11 @@ def test_it_refuses_an_unknown_rule_set(key: Any) -> None:
     assert error.value.rule == "ruleset"
 
 
-def test_the_registry_holds_the_four_rule_sets() -> None:
-    assert tuple(RULESETS) == ALL_KEYS
+def test_the_registry_holds_the_rule_sets() -> None:
+    assert tuple(RULESETS) == (*ALL_KEYS, "yatzy")
     assert all(rules.key == key for key, rules in RULESETS.items())
 
 
 def test_illegal_move_is_a_value_error_with_a_readable_message() -> None:
-    with pytest.raises(ValueError, match="yatzy"):
-        get_ruleset("yatzy")
+    with pytest.raises(ValueError, match="farkle"):
+        get_ruleset("farkle")
