@@ -39,7 +39,7 @@ PG_DATABASE = "scorepad_bench"
 BUDGETS = {
     "score_value": 0.20,
     "score_dice": 0.20,
-    "sheet": 0.15,
+    "sheet": 0.20,
     "poll": 0.70,
     "leaderboard": 0.15,
     "review": 0.12,
