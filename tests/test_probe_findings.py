@@ -230,7 +230,12 @@ def test_a_wrong_tokens_404_is_private_and_noindex() -> None:
 
 PUBLIC = {
     "home": ("home", [], "A score sheet for dice nights", "La feuille de score de vos soirées"),
-    "rules": ("rules", [], "The rules of Yam, Yahtzee and Yam's", "Les règles du Yam, du Yahtzee"),
+    "rules": (
+        "rules",
+        [],
+        "The rules of Yam, Yahtzee, Yam's and Yatzy",
+        "Les règles du Yam, du Yahtzee",
+    ),
     "a rule set": (
         "rules_ruleset",
         ["yahtzee"],
