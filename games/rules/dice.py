@@ -1,28 +1,41 @@
-"""Dice: five faces from 1 to 6, kept sorted so that equal hands compare equal."""
+"""Dice: a hand of faces from 1 to 6 (five, or six for Maxi Yatzy), kept sorted so that
+equal hands compare equal."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from itertools import combinations_with_replacement
 from typing import Any
 
 from .errors import N_, IllegalMove
 
-Dice = tuple[int, int, int, int, int]
+#: A hand of dice, sorted: five of them on most sheets, six on Maxi Yatzy's.
+Dice = tuple[int, ...]
 
 FACES = (1, 2, 3, 4, 5, 6)
 
 #: Every distinct hand of five dice (252 of them), each sorted.
 ALL_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 5))
 #: Every distinct hand of six dice (462 of them), each sorted: Maxi Yatzy's offered values.
-ALL_SIX_HANDS: tuple[tuple[int, ...], ...] = tuple(combinations_with_replacement(FACES, 6))
+ALL_SIX_HANDS: tuple[Dice, ...] = tuple(combinations_with_replacement(FACES, 6))
 
 
-def parse_dice(values: Any) -> Dice:
-    """Return five dice, sorted, or raise IllegalMove saying what is wrong."""
+@cache
+def hands(count: int) -> tuple[Dice, ...]:
+    """Every distinct hand of ``count`` dice, each sorted (252 of five, 462 of six)."""
+    if count == 5:
+        return ALL_HANDS
+    if count == 6:
+        return ALL_SIX_HANDS
+    return tuple(combinations_with_replacement(FACES, count))
+
+
+def parse_dice(values: Any, count: int = 5) -> Dice:
+    """Return ``count`` dice, sorted, or raise IllegalMove saying what is wrong."""
     # The common case (five plain ints from 1 to 6) in one pass; anything else takes
     # the checks below, which say what is wrong.
-    if type(values) in (list, tuple) and len(values) == 5:
+    if count == 5 and type(values) in (list, tuple) and len(values) == 5:
         a, b, c, d, e = values
         if (
             type(a) is int
@@ -38,9 +51,15 @@ def parse_dice(values: Any) -> Dice:
         ):
             return tuple(sorted(values))
     if not isinstance(values, (list, tuple)):  # noqa: UP038 - a tuple is quicker than a union
-        raise IllegalMove("dice", N_("Dice must be a list of five faces."))
-    if len(values) != 5:
-        raise IllegalMove("dice", N_("Five dice are needed, not {count}."), count=len(values))
+        if count == 5:
+            raise IllegalMove("dice", N_("Dice must be a list of five faces."))
+        raise IllegalMove("dice", N_("Dice must be a list of {n} faces."), n=count)
+    if len(values) != count:
+        if count == 5:
+            raise IllegalMove("dice", N_("Five dice are needed, not {count}."), count=len(values))
+        raise IllegalMove(
+            "dice", N_("{n} dice are needed, not {count}."), n=count, count=len(values)
+        )
     for die in values:
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
             raise IllegalMove("dice", N_("A die shows 1 to 6, not {die}."), die=str(die))

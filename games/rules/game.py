@@ -38,6 +38,9 @@ class Move(NamedTuple):
     yahtzee_bonus: bool = False
     #: Earlier rolls of a virtual-dice turn (the last roll is ``dice``).
     rolls: Sequence[Sequence[int]] = ()
+    #: The rolls the turn took, where the game saves unused rolls (Maxi Yatzy); None: the
+    #: turn's own rolls (or as many as ``rolls`` shows, if more).
+    used: int | None = None
 
 
 class Played(NamedTuple):
@@ -53,6 +56,9 @@ class Played(NamedTuple):
     #: Yahtzee bonus points this turn earned (0 or 100).
     bonus: int = 0
     joker: bool = False
+    #: The rolls this turn added to the player's saved rolls (its unused ones), or took
+    #: from them (negative), where the game saves rolls.
+    saved: int = 0
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,10 @@ class Game:
         self.joker = self.ruleset.joker_on(self.options)
         self._yahtzee_bonus = self.ruleset.yahtzee_bonus_of(self.options)
         self.rolls = self.ruleset.rolls_of(self.options)
+        self.dice = self.ruleset.dice
+        self.saving = self.ruleset.saving_rolls(self.options)
+        # Each player's saved rolls (Maxi Yatzy), kept by every write and undo.
+        self._saved = [0] * len(self.players)
         self._sheets = [{} for _ in self.players]
         upper = self.ruleset.upper_faces
         self._upper = set(upper)
@@ -260,6 +270,7 @@ class Game:
         for player, cells in enumerate(snapshot["jokers"]):
             game._jokers[player] = {(column, row) for column, row in cells}
         game._bonuses = list(snapshot["bonuses"])
+        game._saved = list(snapshot.get("saved") or game._saved)
         game._turns_before = snapshot["turns"]
         last = snapshot.get("last")
         game._last_before = None if last is None else _played_from_json(last)
@@ -286,6 +297,7 @@ class Game:
             ],
             "jokers": [sorted([column, row] for column, row in cells) for cells in self._jokers],
             "bonuses": list(self._bonuses),
+            "saved": list(self._saved),
             "last": None if last is None else _played_to_json(last),
         }
 
@@ -324,6 +336,15 @@ class Game:
         if played >= self._last_turn:
             return None
         return (self.first + played) % len(self.players)
+
+    def saved_rolls(self, player: int) -> int:
+        """The rolls this player left unused in earlier turns, theirs to take in a later one
+        (0 where the game saves none)."""
+        return self._saved[player]
+
+    def rolls_available(self, player: int) -> int:
+        """The rolls this player's turn may take: the game's, and their saved ones."""
+        return self.rolls + self._saved[player]
 
     def box(self, player: int, column: str, row: str) -> Box:
         return self._sheets[player].get((column, row), OPEN)
@@ -409,7 +430,7 @@ class Game:
 
     def preview(self, dice: Sequence[int], first_roll: bool = True) -> dict[Cell, int]:
         """What these dice would score in each cell the current player may choose."""
-        hand = parse_dice(dice)
+        hand = parse_dice(dice, self.dice)
         player = self.current_player
         if player is None:
             return {}
@@ -494,14 +515,16 @@ class Game:
                     column=column,
                     expected=allowed[0],
                 )
-        if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) >= self.rolls:  # noqa: UP038
+        available = self.rolls + self._saved[player]
+        if not isinstance(move.rolls, (list, tuple)) or len(move.rolls) >= available:  # noqa: UP038
             raise IllegalMove(
                 "rolls",
                 N_("A turn of {rolls} rolls keeps at most {earlier} earlier rolls."),
-                rolls=self.rolls,
-                earlier=self.rolls - 1,
+                rolls=available,
+                earlier=available - 1,
             )
-        rolls = tuple(map(parse_dice, move.rolls)) if move.rolls else ()
+        rolls = tuple(parse_dice(roll, self.dice) for roll in move.rolls) if move.rolls else ()
+        saved = self._rolls_saved(move, len(rolls), available)
         if rolls and column == Column.DRY:
             raise IllegalMove("dry", N_("The dry column only takes the dice of the first roll."))
         if move.yahtzee_bonus and move.value is None:
@@ -512,16 +535,16 @@ class Game:
             )
 
         if move.cross:
-            return Played(move, column, row, 0, True, None, rolls)
+            return Played(move, column, row, 0, True, None, rolls, saved=saved)
 
         if move.dice is not None:
-            hand = parse_dice(move.dice)
+            hand = parse_dice(move.dice, self.dice)
             if self._yahtzee_bonus and not self.joker and self._five_again(player, column, hand):
                 # The Yahtzee bonus without the Joker: the dice score their box as usual.
                 if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50:
                     score = self.ruleset.score(row, hand)
                     bonus = self._yahtzee_bonus
-                    return Played(move, column, row, score, False, hand, rolls, bonus)
+                    return Played(move, column, row, score, False, hand, rolls, bonus, saved=saved)
             if self._joker_applies(player, column, hand):
                 allowed_rows = self._joker_rows(player, column, hand[0])
                 if row not in allowed_rows:
@@ -536,10 +559,10 @@ class Game:
                     if self.box(player, column, Row.FIVE_OF_A_KIND).value == 50
                     else 0
                 )
-                return Played(
-                    move, column, row, self._joker_score(row, hand), False, hand, rolls, bonus, True
-                )
-            return Played(move, column, row, self.ruleset.score(row, hand), False, hand, rolls)
+                score = self._joker_score(row, hand)
+                return Played(move, column, row, score, False, hand, rolls, bonus, True, saved)
+            score = self.ruleset.score(row, hand)
+            return Played(move, column, row, score, False, hand, rolls, saved=saved)
 
         value = move.value
         if value.__class__ is not int and (isinstance(value, bool) or not isinstance(value, int)):
@@ -567,7 +590,7 @@ class Game:
                     row=row,
                 )
             bonus = self._yahtzee_bonus
-            return Played(move, column, row, value, False, None, rolls, bonus, True)
+            return Played(move, column, row, value, False, None, rolls, bonus, True, saved)
         offered = self._offers.get(row)
         if offered is None:
             offered = self._offers[row] = self.offered_values(row)
@@ -579,7 +602,28 @@ class Game:
                 row=row,
                 offered=" ".join(map(str, offered)),
             )
-        return Played(move, column, row, value, False, None, rolls)
+        return Played(move, column, row, value, False, None, rolls, saved=saved)
+
+    def _rolls_saved(self, move: Move, earlier: int, available: int) -> int:
+        """What the turn adds to its player's saved rolls (negative: takes from them): the
+        game's rolls less those the turn used (``move.used``; by default the game's rolls,
+        or the rolls shown if more). 0 where the game saves no rolls."""
+        used = move.used
+        if used is None:
+            return self.rolls - max(self.rolls, earlier + 1) if self.saving else 0
+        if not self.saving:
+            raise IllegalMove(
+                "rolls", N_("This game saves no rolls: a turn does not say how many it used.")
+            )
+        if used.__class__ is not int or not earlier + 1 <= used <= available:
+            raise IllegalMove(
+                "rolls",
+                N_("A turn uses {least} to {most} rolls here, not {used}."),
+                least=earlier + 1,
+                most=available,
+                used=str(used),
+            )
+        return self.rolls - used
 
     def _add(self, player: int, column: str, row: str, value: int, sign: int) -> None:
         """Count a box written (sign 1) or taken back (sign -1) in its column's sums."""
@@ -603,6 +647,7 @@ class Game:
         played = self.resolve(move)
         self._write(move.player, played.column, played.row, played.value, played.crossed)
         self._bonuses[move.player] += played.bonus
+        self._saved[move.player] += played.saved
         if played.joker:
             self._jokers[move.player].add((played.column, played.row))
         self.played.append(played)
@@ -629,39 +674,47 @@ class Game:
         forget_total, keep = self._totals.pop, self.played.append
         boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
         yahtzee_bonus = self._yahtzee_bonus
+        game_rolls, saving, all_saved = self.rolls, self.saving, self._saved
         for move, value in written:
-            player, row, column, dice, _value, cross, declared_bonus, rolls = move
+            player, row, column, dice, _value, cross, declared_bonus, rolls, used = move
             if column is None:
                 column = first_column
             sheet = sheets[player]
-            # Each earlier roll sorted, as ``resolve`` keeps them (five dice: checked then).
+            # Each earlier roll sorted, as ``resolve`` keeps them (the dice were checked then).
             rolled: tuple[Dice, ...] = (
-                tuple([tuple(sorted(roll)) for roll in rolls])  # type: ignore[misc]
-                if rolls
-                else ()
+                tuple([tuple(sorted(roll)) for roll in rolls]) if rolls else ()
             )
             bonus = 0
+            saved = 0
+            if saving:
+                # As ``_rolls_saved`` counts it.
+                saved = game_rolls - (max(game_rolls, len(rolled) + 1) if used is None else used)
+                all_saved[player] += saved
             if cross:
-                played = Played(move, column, row, 0, True, None, rolled)
+                played = Played(move, column, row, 0, True, None, rolled, saved=saved)
             elif dice is not None:
-                hand: Dice = tuple(sorted(dice))  # type: ignore[assignment]
-                five = sheet.get((column, five_row)) if hand[0] == hand[4] else None
+                hand: Dice = tuple(sorted(dice))
+                five = sheet.get((column, five_row)) if hand[0] == hand[-1] else None
                 if five is not None and joker:
                     bonus = yahtzee_bonus if five.value == 50 else 0
                     jokers[player].add((column, row))
-                    played = Played(move, column, row, value, False, hand, rolled, bonus, True)
+                    played = Played(
+                        move, column, row, value, False, hand, rolled, bonus, True, saved
+                    )
                 elif five is not None and yahtzee_bonus and five.value == 50:
                     # The Yahtzee bonus without the Joker, as ``resolve`` has it.
                     bonus = yahtzee_bonus
-                    played = Played(move, column, row, value, False, hand, rolled, bonus)
+                    played = Played(
+                        move, column, row, value, False, hand, rolled, bonus, saved=saved
+                    )
                 else:
-                    played = Played(move, column, row, value, False, hand, rolled)
+                    played = Played(move, column, row, value, False, hand, rolled, saved=saved)
             elif declared_bonus:
                 bonus = yahtzee_bonus
                 jokers[player].add((column, row))
-                played = Played(move, column, row, value, False, None, rolled, bonus, True)
+                played = Played(move, column, row, value, False, None, rolled, bonus, True, saved)
             else:
-                played = Played(move, column, row, value, False, None, rolled)
+                played = Played(move, column, row, value, False, None, rolled, saved=saved)
             written_value = 0 if cross else value
             sheet[(column, row)] = boxes((written_value, cross)) or _box(written_value, cross)
             filled[player][column] += 1
@@ -691,6 +744,7 @@ class Game:
         del self._sheets[played.move.player][(played.column, played.row)]
         self._filled[played.move.player][played.column] -= 1
         self._bonuses[played.move.player] -= played.bonus
+        self._saved[played.move.player] -= played.saved
         self._add(played.move.player, played.column, played.row, played.value, -1)
         return played
 
@@ -774,6 +828,8 @@ def _played_to_json(played: Played) -> dict[str, Any]:
         "yahtzee_bonus": move.yahtzee_bonus,
         "bonus": played.bonus,
         "joker": played.joker,
+        "used": move.used,
+        "saved": played.saved,
     }
 
 
@@ -790,6 +846,7 @@ def _played_from_json(data: Mapping[str, Any]) -> Played:
         cross=data["crossed"],
         yahtzee_bonus=data["yahtzee_bonus"],
         rolls=tuple(tuple(roll) for roll in data["move_rolls"]),
+        used=data.get("used"),
     )
     return Played(
         move,
@@ -801,4 +858,5 @@ def _played_from_json(data: Mapping[str, Any]) -> Played:
         rolls,
         data["bonus"],
         data["joker"],
+        data.get("saved", 0),
     )

@@ -17,7 +17,17 @@ MAX_NAME_LENGTH = player_names.MAX_LENGTH
 #: ones are refused while reading: Python's int() refuses more than 4,300 digits with an
 #: error of its own, and costs time quadratic in the length below that.
 MAX_DIGITS = 9
-TURN_FIELDS = {"player", "column", "cell", "dice", "value", "cross", "yahtzee_bonus", "rolls"}
+TURN_FIELDS = {
+    "player",
+    "column",
+    "cell",
+    "dice",
+    "value",
+    "cross",
+    "yahtzee_bonus",
+    "rolls",
+    "rolls_used",
+}
 
 
 class GameFileError(IllegalMove):
@@ -169,6 +179,9 @@ def _read_turn(number: int, turn: Any, players: tuple[str, ...]) -> Move:
     value = turn.get("value")
     if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
         raise refuse("value", N_("“value” must be a whole number."))
+    used = turn.get("rolls_used")
+    if used is not None and (isinstance(used, bool) or not isinstance(used, int)):
+        raise refuse("rolls", N_("“rolls_used” must be a whole number."))
     return Move(
         player=players.index(name),
         row=cell,
@@ -178,6 +191,7 @@ def _read_turn(number: int, turn: Any, players: tuple[str, ...]) -> Move:
         cross=cross,
         yahtzee_bonus=bonus,
         rolls=turn.get("rolls", ()),
+        used=used,
     )
 
 
@@ -200,6 +214,8 @@ def turn_document(game: Game, played: Played) -> dict[str, Any]:
             turn["yahtzee_bonus"] = True
     if played.rolls:
         turn["rolls"] = [list(roll) for roll in move.rolls]
+    if move.used is not None:
+        turn["rolls_used"] = move.used
     return turn
 
 
@@ -225,6 +241,8 @@ def result_document(game: Game) -> dict[str, Any]:
                 "rank": ranks[player],
                 "yahtzee_bonus": game.yahtzee_bonus(player),
                 "columns": columns,
+                # Where the game saves rolls (Maxi Yatzy): those the player has left.
+                **({"saved_rolls": game.saved_rolls(player)} if game.saving else {}),
             }
         )
     return {

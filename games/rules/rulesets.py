@@ -16,7 +16,7 @@ from enum import StrEnum
 from functools import cache, cached_property
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from .dice import ALL_HANDS, Dice, face_counts
+from .dice import Dice, face_counts, hands
 from .errors import N_, IllegalMove
 from .words import C_, P_, Text, Word
 
@@ -84,7 +84,7 @@ class FaceSum:
 
 @dataclass(frozen=True)
 class DiceSum:
-    """All five dice added up, whatever they show (chance, max, min)."""
+    """All the dice added up, whatever they show (chance, max, min)."""
 
     kind: ClassVar[str] = "sum"
 
@@ -221,7 +221,7 @@ class AnyRun:
 
 @dataclass(frozen=True)
 class FiveAlike:
-    """All five dice alike: a fixed score."""
+    """All the dice alike (five of five, six of Maxi Yatzy's six): a fixed score."""
 
     kind: ClassVar[str] = "five_alike"
     points: int
@@ -230,8 +230,11 @@ class FiveAlike:
         return self.points if len(set(dice)) == 1 else 0
 
     def describe(self, rules: RuleSet) -> tuple[Text, ...]:
-        message = N_("All five dice alike. Scores %(points)s.")
-        return (Text(message, {"points": self.points}),)
+        if rules.dice == 5:
+            message = N_("All five dice alike. Scores %(points)s.")
+        else:
+            message = N_("All %(n)s dice alike. Scores %(points)s.")
+        return (Text(message, {"points": self.points, "n": rules.dice}),)
 
 
 # --- scorers of Scandinavian Yatzy and Maxi Yatzy ------------------------------------------
@@ -425,6 +428,9 @@ class RuleSet:
     #: Dice rolled, and rolls a turn (the last one's dice are written).
     dice: int = 5
     rolls: int = 3
+    #: The rolls a player leaves unused in a turn are kept for their later turns (Maxi
+    #: Yatzy), unless the game's ``saved_rolls`` option turns that off.
+    saves_rolls: bool = False
     label: str = ""
     #: Row key → its name (msgids, translated by the web layer).
     row_names: Mapping[str, Word] = field(default_factory=lambda: dict(ROW_NAMES))
@@ -482,6 +488,11 @@ class RuleSet:
         """The points five alike earn again in a game with these options (0: none)."""
         return self.yahtzee_bonus if options.get("yahtzee_bonus", True) is True else 0
 
+    def saving_rolls(self, options: Mapping[str, Any]) -> bool:
+        """Whether a game with these options keeps a turn's unused rolls for the player's
+        later turns (option ``saved_rolls``, on where the rule set saves them)."""
+        return self.saves_rolls and options.get("saved_rolls", True) is True
+
     def rolls_of(self, options: Mapping[str, Any]) -> int:
         """The rolls a turn has in a game with these options (house rule ``rolls``)."""
         rolls = options.get("rolls", self.rolls)
@@ -502,6 +513,8 @@ class RuleSet:
         rolls = self.rolls_of(options)
         if rolls != self.rolls:
             said.append(Text(N_("%(rolls)s rolls a turn"), {"rolls": rolls}))
+        if self.saves_rolls and not self.saving_rolls(options):
+            said.append(Text(N_("no saved rolls")))
         return tuple(said)
 
     def columns(self, options: Mapping[str, Any]) -> tuple[str, ...]:
@@ -545,7 +558,8 @@ class RuleSet:
         return scorer.describe(self) if isinstance(scorer, Described) else ()
 
     def offered_values(self, row: str) -> tuple[int, ...]:
-        """Every non-zero score the row can take, from all 252 hands."""
+        """Every non-zero score the row can take, from every hand of the rule set's dice
+        (252 of five, 462 of six)."""
         return _offered_values(self, row)
 
 
@@ -601,7 +615,7 @@ def house_options(rules: RuleSet) -> tuple[Option, ...]:
             default,
             label=label,
             choice_labels=words,
-            field="" if shared else f"{rules.key}_{key}",
+            field="" if shared else f"{rules.key.replace('-', '_')}_{key}",
             house=True,
             owner="" if shared else rules.name,
         )
@@ -619,7 +633,7 @@ def _json_word(value: Any) -> str:
 @cache
 def _offered_values(ruleset: RuleSet, row: str) -> tuple[int, ...]:
     scorer = ruleset.scorers[row]
-    return tuple(sorted({scorer(hand) for hand in ALL_HANDS} - {0}))
+    return tuple(sorted({scorer(hand) for hand in hands(ruleset.dice)} - {0}))
 
 
 @dataclass(frozen=True, eq=False)
@@ -797,6 +811,60 @@ YATZY = OrderedRuleSet(
     five_alike_count=P_("%(n)s Yatzy", "%(n)s Yatzys"),
 )
 
+#: Maxi Yatzy (RULES.md): six dice, 20 boxes, pairs and kinds counting their own dice, the
+#: straights among the six, full house, villa and tower worth their dice, 100 at 84; the
+#: rolls a player leaves unused are saved for their later turns (option ``saved_rolls``).
+MAXI_YATZY = RuleSet(
+    key="maxi-yatzy",
+    name=N_("Maxi Yatzy"),
+    label=N_("Maxi Yatzy (six dice, 20 boxes, saved rolls)"),
+    max_players=8,
+    dice=6,
+    saves_rolls=True,
+    scorers={
+        **UPPER_SCORERS,
+        "one_pair": AlikeSum(2),
+        "two_pairs": AlikeGroups((2, 2)),
+        "three_pairs": AlikeGroups((2, 2, 2)),
+        Row.THREE_OF_A_KIND: AlikeSum(3),
+        Row.FOUR_OF_A_KIND: AlikeSum(4),
+        Row.FIVE_OF_A_KIND: AlikeSum(5),
+        Row.SMALL_STRAIGHT: RunAmong((1, 2, 3, 4, 5), 15),
+        Row.LARGE_STRAIGHT: RunAmong((2, 3, 4, 5, 6), 20),
+        "full_straight": RunAmong((1, 2, 3, 4, 5, 6), 21),
+        Row.FULL_HOUSE: AlikeGroups((3, 2)),
+        "villa": AlikeGroups((3, 3)),
+        "tower": AlikeGroups((4, 2)),
+        Row.CHANCE: DiceSum(),
+        "maxi_yatzy": FiveAlike(100),
+    },
+    upper_bonus=UpperBonus(threshold=84, points=100),
+    options=(
+        Option(
+            "saved_rolls",
+            (True, False),
+            True,
+            label=N_("Saved rolls (Maxi Yatzy)"),
+            choice_labels=(N_("On"), N_("Off")),
+        ),
+    ),
+    row_names={
+        **ROW_NAMES,
+        "one_pair": N_("One pair"),
+        "two_pairs": N_("Two pairs"),
+        "three_pairs": N_("Three pairs"),
+        "full_straight": N_("Full straight"),
+        "villa": N_("Villa"),
+        "tower": N_("Tower"),
+        "maxi_yatzy": C_("five of a kind", "Maxi Yatzy"),
+    },
+    row_help={
+        Row.CHANCE: N_("Any six dice, added up: the place for a roll that fits nowhere else."),
+    },
+    five_alike_plural=C_("five of a kind, plural", "Maxi Yatzys"),
+    five_alike_count=P_("%(n)s Maxi Yatzy", "%(n)s Maxi Yatzys"),
+)
+
 #: The registry: rule set key → rule set, in the order the site lists them.
 RULESETS: dict[str, RuleSet] = {}
 
@@ -810,7 +878,7 @@ def register(ruleset: RuleSet) -> RuleSet:
     return ruleset
 
 
-for _ruleset in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS, YATZY):
+for _ruleset in (YAM, YAHTZEE, YAMS, YAMS_COLUMNS, YATZY, MAXI_YATZY):
     register(_ruleset)
 
 

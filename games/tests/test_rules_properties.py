@@ -20,6 +20,7 @@ from games.rules import (
     gamefile,
     parse_dice,
 )
+from games.rules.dice import hands as all_hands
 
 RULES = settings(max_examples=200, deadline=None)
 
@@ -28,8 +29,14 @@ UPPER = tuple(str(row) for row in UPPER_ROWS)
 RULE_ROWS = [
     (key, row) for key, rules in RULESETS.items() for row in rules.rows(rules.normalize_options({}))
 ]
-hands = st.lists(st.integers(1, 6), min_size=5, max_size=5)
-five_alike_or_any = st.one_of(hands, st.integers(1, 6).map(lambda face: [face] * 5))
+# Six dice, of which a rule set of five takes the first five (``dealt``).
+hands = st.lists(st.integers(1, 6), min_size=6, max_size=6)
+five_alike_or_any = st.one_of(hands, st.integers(1, 6).map(lambda face: [face] * 6))
+
+
+def dealt(dice: list[int], count: int) -> list[int]:
+    """The dice a rule set rolls, of the six drawn."""
+    return dice[:count]
 
 
 # --- (a) scores and offered values -----------------------------------------------------------
@@ -40,25 +47,26 @@ five_alike_or_any = st.one_of(hands, st.integers(1, 6).map(lambda face: [face] *
 def test_a_score_is_zero_or_an_offered_value(rule_row: tuple[str, str], dice: list[int]) -> None:
     key, row = rule_row
     rules = RULESETS[key]
-    points = rules.score(row, parse_dice(dice))
+    points = rules.score(row, parse_dice(dealt(dice, rules.dice), rules.dice))
     assert points == 0 or points in rules.offered_values(row)
 
 
 @RULES
-@given(st.sampled_from(RULE_ROWS), st.permutations([1, 2, 3, 4, 5]), hands)
+@given(st.sampled_from(RULE_ROWS), st.permutations([1, 2, 3, 4, 5, 6]), hands)
 def test_the_order_of_the_dice_does_not_matter(
     rule_row: tuple[str, str], order: list[int], dice: list[int]
 ) -> None:
     key, row = rule_row
     rules = RULESETS[key]
-    shuffled = [dice[i - 1] for i in order]
-    assert rules.score(row, parse_dice(shuffled)) == rules.score(row, parse_dice(dice))
+    n = rules.dice
+    shuffled = [dice[i - 1] for i in order if i <= n]
+    assert rules.score(row, parse_dice(shuffled, n)) == rules.score(row, parse_dice(dice[:n], n))
 
 
 @pytest.mark.parametrize(("key", "row"), RULE_ROWS, ids=[f"{k}-{r}" for k, r in RULE_ROWS])
 def test_offered_values_are_exactly_the_non_zero_scores(key: str, row: str) -> None:
     rules = RULESETS[key]
-    reached = {rules.score(row, hand) for hand in ALL_HANDS} - {0}
+    reached = {rules.score(row, hand) for hand in all_hands(rules.dice)} - {0}
     assert rules.offered_values(row) == tuple(sorted(reached))
 
 
@@ -75,6 +83,8 @@ def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
         return sum(hand)
     if key == "yatzy":
         return yatzy_oracle(row, hand)
+    if key == "maxi-yatzy":
+        return maxi_yatzy_oracle(row, hand)
     if row == "five_of_a_kind":
         return 50 if most == 5 else 0
     if row in ("three_of_a_kind", "four_of_a_kind"):
@@ -129,10 +139,44 @@ def yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
     return 50 if len(set(hand)) == 1 else 0
 
 
+def maxi_yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
+    """Maxi Yatzy's lower boxes as RULES.md says them, over six dice: only the dice of the
+    groups count, each group another face, the best choice taken; straights among the six."""
+    from itertools import permutations
+
+    def groups(*sizes: int) -> int:
+        best = 0
+        for faces in permutations(range(1, 7), len(sizes)):
+            if all(hand.count(face) >= size for face, size in zip(faces, sizes, strict=True)):
+                best = max(best, sum(face * size for face, size in zip(faces, sizes, strict=True)))
+        return best
+
+    boxes = {
+        "one_pair": (2,),
+        "two_pairs": (2, 2),
+        "three_pairs": (2, 2, 2),
+        "three_of_a_kind": (3,),
+        "four_of_a_kind": (4,),
+        "five_of_a_kind": (5,),
+        "full_house": (3, 2),
+        "villa": (3, 3),
+        "tower": (4, 2),
+    }
+    if row in boxes:
+        return groups(*boxes[row])
+    runs = {"small_straight": (15, {1, 2, 3, 4, 5}), "large_straight": (20, {2, 3, 4, 5, 6})}
+    runs["full_straight"] = (21, {1, 2, 3, 4, 5, 6})
+    if row in runs:
+        points, faces = runs[row]
+        return points if faces <= set(hand) else 0
+    assert row == "maxi_yatzy", row
+    return 100 if len(set(hand)) == 1 else 0
+
+
 @pytest.mark.parametrize(("key", "row"), RULE_ROWS, ids=[f"{k}-{r}" for k, r in RULE_ROWS])
 def test_every_hand_scores_as_rules_md_says(key: str, row: str) -> None:
     rules = RULESETS[key]
-    for hand in ALL_HANDS:
+    for hand in all_hands(rules.dice):
         assert rules.score(row, hand) == oracle(key, row, hand), hand
 
 
@@ -158,10 +202,10 @@ def new_games(draw: st.DrawFn) -> Game:
     return Game.new(key, [f"P{i}" for i in range(count)], options, first)
 
 
-def random_dice(rnd: random.Random) -> list[int]:
-    if rnd.random() < 0.25:  # five alike often enough to exercise the Joker
-        return [rnd.randint(1, 6)] * 5
-    return [rnd.randint(1, 6) for _ in range(5)]
+def random_dice(rnd: random.Random, count: int = 5) -> list[int]:
+    if rnd.random() < 0.25:  # all alike often enough to exercise the Joker
+        return [rnd.randint(1, 6)] * count
+    return [rnd.randint(1, 6) for _ in range(count)]
 
 
 def random_move(game: Game, rnd: random.Random) -> Move:
@@ -175,18 +219,24 @@ def random_move(game: Game, rnd: random.Random) -> Move:
         if values:
             return Move(player, row, column, value=rnd.choice(values), yahtzee_bonus=True)
         kind = "value"
+    # Where the game saves rolls, a turn may say how many it used (its own, fewer, or some
+    # saved ones too); else the rolls it shows count, or the game's.
+    available = game.rolls_available(player)
+    used = rnd.choice((None, rnd.randint(1, available))) if game.saving else None
     if kind in ("dice", "bonus"):
-        dice = random_dice(rnd)
-        rolls = [random_dice(rnd) for _ in range(rnd.randint(0, 2))]
+        dice = random_dice(rnd, game.dice)
+        earlier = rnd.randint(0, available - 1) if used is None else rnd.randint(0, used - 1)
+        rolls = [random_dice(rnd, game.dice) for _ in range(earlier)]
         legal = game.preview(dice, first_roll=not rolls)
         if not legal:  # only dry cells are left: no earlier rolls then
             rolls = []
             legal = game.preview(dice)
         column, row = rnd.choice(sorted(legal))
-        return Move(player, row, column, dice=dice, rolls=rolls)
+        return Move(player, row, column, dice=dice, rolls=rolls, used=used)
     if kind == "value":
-        return Move(player, row, column, value=rnd.choice(game.offered_values(row)))
-    return Move(player, row, column, cross=True)
+        value = rnd.choice(game.offered_values(row))
+        return Move(player, row, column, value=value, used=used)
+    return Move(player, row, column, cross=True, used=used)
 
 
 def played_game(game: Game, rnd: random.Random, to_the_end: bool) -> Game:
@@ -288,13 +338,14 @@ def test_undo_restores_the_game_before_the_move(game: Game, rnd: random.Random) 
 def test_preview_is_exactly_what_play_accepts(
     game: Game, dice: list[int], first_roll: bool
 ) -> None:
+    dice = dealt(dice, game.dice)
     if game.finished:
         assert game.preview(dice) == {}
         return
     player = game.current_player
     assert player is not None
     preview = game.preview(dice, first_roll=first_roll)
-    rolls = [] if first_roll else [[1, 1, 2, 2, 3]]
+    rolls = [] if first_roll else [[1, 1, 2, 2, 3, 4][: game.dice]]
     for column, row in game.playable_cells():
         move = Move(player, row, column, dice=dice, rolls=rolls)
         if (column, row) in preview:
@@ -343,6 +394,7 @@ def expected_preview(game: Game, dice: list[int], first_roll: bool) -> dict[tupl
 @RULES
 @given(games, five_alike_or_any, st.booleans())
 def test_preview_follows_rules_md(game: Game, dice: list[int], first_roll: bool) -> None:
+    dice = dealt(dice, game.dice)
     if game.finished:
         return
     assert game.preview(dice, first_roll=first_roll) == expected_preview(game, dice, first_roll)

@@ -60,7 +60,7 @@ def test_a_rebuilt_game_plays_on_as_the_replayed_one(
 ) -> None:
     again = rebuilt(game)
     for first_roll in first_rolls:
-        dice = [rnd.randint(1, 6) for _ in range(5)]
+        dice = [rnd.randint(1, 6) for _ in range(game.dice)]
         assert again.preview(dice, first_roll) == game.preview(dice, first_roll)
     for _turn in range(3):
         if game.finished:
