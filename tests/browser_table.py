@@ -15,6 +15,7 @@ from typing import Any
 from playwright.sync_api import Locator, Page, expect
 
 from games import models, services
+from games.rules import get_ruleset
 
 GAME_URL = re.compile(r"/e/([^/]+)/g/(\d+)/")
 
@@ -39,6 +40,7 @@ class Table:
         house: dict[str, str] | None = None,
     ) -> models.Game:
         """Fill the start page and tap Start; ``starter`` is the 1-based seat who starts;
+        ``order``: the rule set's own ``order`` option (Yam's and Yatzy have a field each);
         ``house``: house rules' radio buttons to pick, field name → value."""
         page = self.page
         page.goto(self.base + "/")
@@ -46,7 +48,9 @@ class Table:
             page.fill(f"#id_player_{seat}", name)
         page.check(f"input[name=ruleset][value='{ruleset}']")
         if order:
-            page.check(f"input[name=order][value='{order}']")
+            options = get_ruleset(ruleset).options
+            field = next(option.field_name for option in options if option.key == "order")
+            page.check(f"input[name={field}][value='{order}']")
         if columns:
             page.check(f"input[name=columns][value='{columns}']")
         page.locator("input[name=max_min]").set_checked(max_min)
