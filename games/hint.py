@@ -103,7 +103,7 @@ def hint_for(
         line = _("The coach is not available for this game on this site.")
         return Hint(line=line, unavailable=True)
     except (Unsupported, IllegalMove):
-        return Hint(line=_("The coach cannot advise this rule set yet."))
+        return Hint(line=_("There is no coach for this rule set."))
     except Exception:  # noqa: BLE001 — a table that cannot be read, or a bug of the coach's
         # The sheet still plays, without the hint: a failed sheet would hide the very switch
         # that turns the hint off.

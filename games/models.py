@@ -201,6 +201,11 @@ class Entry(models.Model):
     die3 = models.PositiveSmallIntegerField(null=True, blank=True)
     die4 = models.PositiveSmallIntegerField(null=True, blank=True)
     die5 = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The sixth die of a six-dice sheet (Maxi Yatzy); null on a five-dice sheet.
+    die6 = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The rolls the turn used, where the game saves unused rolls (Maxi Yatzy) and the turn
+    # said so; null: its own rolls (``Move.used``).
+    rolls_used = models.PositiveSmallIntegerField(null=True, blank=True)
     # Earlier rolls of a virtual-dice turn, oldest first.
     rolls = models.JSONField(default=list, blank=True)
     # A virtual-dice turn's dice as they lay when it was scored (dice, holds, rolls), {}
@@ -225,7 +230,8 @@ class Entry(models.Model):
                 & _die_in_range("die2")
                 & _die_in_range("die3")
                 & _die_in_range("die4")
-                & _die_in_range("die5"),
+                & _die_in_range("die5")
+                & _die_in_range("die6"),
                 name="entry_dice_in_range",
             ),
         ]
@@ -234,11 +240,8 @@ class Entry(models.Model):
         return f"{self.player} {self.column}/{self.row} = {self.value}"
 
     @property
-    def dice(self) -> tuple[int, int, int, int, int] | None:
-        dice = (self.die1, self.die2, self.die3, self.die4, self.die5)
-        if any(d is None for d in dice):
-            return None
-        return dice  # type: ignore[return-value]
+    def dice(self) -> tuple[int, ...] | None:
+        return _dice_of(self)
 
     # The entry and the engine's move are copied into each other here, and only here: a
     # new field of Entry is added to the model, a migration, and these two methods.
@@ -246,7 +249,8 @@ class Entry(models.Model):
     @classmethod
     def from_played(cls, game: Game, player: Player, played: Played, turn: int) -> Entry:
         """The (unsaved) entry that stores a move the rules accepted."""
-        dice = list(played.move.dice) if played.dice is not None else [None] * 5
+        dice = list(played.move.dice) if played.dice is not None else []
+        dice += [None] * (6 - len(dice))
         return cls(
             game=game,
             player=player,
@@ -259,6 +263,8 @@ class Entry(models.Model):
             die3=dice[2],
             die4=dice[3],
             die5=dice[4],
+            die6=dice[5],
+            rolls_used=played.move.used,
             rolls=[list(roll) for roll in played.move.rolls],
             yahtzee_bonus=played.move.yahtzee_bonus,
             turn=turn,
@@ -274,6 +280,8 @@ class Entry(models.Model):
         "die3",
         "die4",
         "die5",
+        "die6",
+        "rolls_used",
         "rolls",
         "yahtzee_bonus",
     )
@@ -313,11 +321,12 @@ def move_of(entry: Entry | Any, position: Mapping[int, int]) -> Move:
     (``values_list(..., named=True)``); ``position``: each player's seat."""
     player = position[entry.player_id]
     rolls = tuple(map(tuple, entry.rolls))
+    used = entry.rolls_used
     if entry.crossed:
-        return Move(player, entry.row, entry.column, cross=True, rolls=rolls)
-    dice = (entry.die1, entry.die2, entry.die3, entry.die4, entry.die5)
-    if None not in dice:
-        return Move(player, entry.row, entry.column, dice=dice, rolls=rolls)
+        return Move(player, entry.row, entry.column, cross=True, rolls=rolls, used=used)
+    dice = _dice_of(entry)
+    if dice is not None:
+        return Move(player, entry.row, entry.column, dice=dice, rolls=rolls, used=used)
     return Move(
         player,
         entry.row,
@@ -325,4 +334,13 @@ def move_of(entry: Entry | Any, position: Mapping[int, int]) -> Move:
         value=entry.value,
         yahtzee_bonus=entry.yahtzee_bonus,
         rolls=rolls,
+        used=used,
     )
+
+
+def _dice_of(entry: Entry | Any) -> tuple[int, ...] | None:
+    """The dice an entry stored (five, or six with ``die6``), None for a value or a cross."""
+    dice = (entry.die1, entry.die2, entry.die3, entry.die4, entry.die5)
+    if None in dice:
+        return None
+    return dice if entry.die6 is None else (*dice, entry.die6)

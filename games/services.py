@@ -473,6 +473,18 @@ def check_dice_bound(game: models.Game, move: Move) -> None:
         )
 
 
+def rolls_used(pending: dict[str, Any], state: RulesGame, move: Move) -> Move:
+    """The move with the rolls its turn used, where the game saves rolls (Maxi Yatzy) and
+    the move does not say: the phone's rolls for virtual dice, else those the table gave on
+    the panel (``pending["used"]``), else the turn's own (the engine's default)."""
+    if not state.saving or move.used is not None:
+        return move
+    if rolled(pending):
+        return move._replace(used=len(pending.get("rolls") or []) + 1)
+    used = pending.get("used")
+    return move._replace(used=used) if isinstance(used, int) else move
+
+
 def record_turn(
     game_id: int,
     move: Move,
@@ -499,7 +511,7 @@ def record_turn(
             if seen is not None:
                 check_seen(game, loaded.state, seen)
             check_dice_bound(game, move)
-            played = loaded.state.play(move)
+            played = loaded.state.play(rolls_used(game.pending or {}, loaded.state, move))
         except IllegalMove:
             if expected_version is not None:
                 raise
@@ -624,26 +636,27 @@ def rolled(pending: dict[str, Any]) -> bool:
     return bool(pending.get("dice")) and "rolls" in pending
 
 
-def roll(pending: dict[str, Any], turn_rolls: int = 3) -> dict[str, Any]:
-    """The next virtual roll: held dice stay, the others are thrown (at most ``turn_rolls``
-    rolls, the game's house rule: 3 or 4).
+def roll(pending: dict[str, Any], turn_rolls: int = 3, count: int = 5) -> dict[str, Any]:
+    """The next virtual roll of ``count`` dice: held dice stay, the others are thrown (at
+    most ``turn_rolls`` rolls: the game's house rule, 3 or 4, and the player's saved rolls
+    where the game saves them).
 
     The turn keeps its history for the coach's review: ``rolls``, the dice of each earlier
     roll, and ``holds``, the dice held at each re-roll (``holds[i]`` the flags ``rolls[i]``
     was re-rolled with; None for a re-roll made before the history was kept)."""
     dice = pending.get("dice") or []
-    held = pending.get("held") or [False] * 5
+    held = pending.get("held") or [False] * count
     rolls = pending.get("rolls") or []
     holds = list(pending.get("holds") or [])
-    if len(dice) == 5 and len(rolls) >= turn_rolls - 1:
+    if len(dice) == count and len(rolls) >= turn_rolls - 1:
         raise IllegalMove("rolls", N_("{rolls} rolls are the most a turn has."), rolls=turn_rolls)
-    if len(dice) == 5:
+    if len(dice) == count:
         holds = [*holds, *[None] * (len(rolls) - len(holds)), [bool(h) for h in held]]
         rolls = [*rolls, dice]
         new = [d if h else _random.randint(1, 6) for d, h in zip(dice, held, strict=True)]
     else:
-        new = [_random.randint(1, 6) for _ in range(5)]
-        held = [False] * 5
+        new = [_random.randint(1, 6) for _ in range(count)]
+        held = [False] * count
         holds = []
     return {"dice": new, "held": held, "rolls": rolls, "holds": holds}
 
@@ -714,10 +727,15 @@ def correct(
             )
         old = entries[at]
         was = loaded.state.box(player, column, row)
-        moves[at] = fix._replace(player=player, row=row, column=column)
         state = RulesGame.new(
             game.ruleset, [p.name for p in loaded.players], game.options, game.first_seat
         )
+        # The turn keeps the rolls it used (a value written by hand keeps no earlier rolls,
+        # but the saved rolls of the later turns stand on them).
+        used = moves[at].used
+        if used is None and state.saving:
+            used = max(state.rolls, len(moves[at].rolls) + 1)
+        moves[at] = fix._replace(player=player, row=row, column=column, used=used)
         for turn, move in enumerate(moves, start=1):
             try:
                 state.play(move)

@@ -103,6 +103,8 @@ class ColumnView:
     #: (the sheet's last rows span all of a player's columns); 0 and None on the others.
     yahtzee_bonus: int = 0
     grand: int | None = None
+    #: The player's saved rolls, on their first column, where the game saves rolls.
+    saved_rolls: int | None = None
 
     @property
     def progress(self) -> str:
@@ -159,6 +161,10 @@ class Sheet:
     house_rules: str = ""
     #: Whether playable cells score (a player's page in dice or virtual mode).
     scoring: bool = False
+    #: The dice a turn rolls (five; six on Maxi Yatzy's sheet).
+    dice: int = 5
+    #: The game keeps each player's unused rolls for their later turns (Maxi Yatzy).
+    saving_rolls: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
 
     @property
@@ -183,9 +189,9 @@ class Sheet:
 
 
 def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], int]:
-    """Would-be scores of the dice in progress, when five are known."""
+    """Would-be scores of the dice in progress, when all of them are known."""
     dice = pending.get("dice") or []
-    if len(dice) != 5 or game.finished:
+    if len(dice) != game.dice or game.finished:
         return {}
     try:
         return game.preview(dice, first_roll=not pending.get("rolls"))
@@ -283,6 +289,8 @@ def build(
         first = columns[-len(game.columns)]
         first.yahtzee_bonus = game.yahtzee_bonus(player)
         first.grand = game.total(player)
+        if game.saving:
+            first.saved_rolls = game.saved_rolls(player)
 
     key = game.ruleset.key
     rows = []
@@ -327,6 +335,8 @@ def build(
         bonus_at=bonus.threshold if bonus else None,
         house_rules=labels.house_rules(key, game.options),
         scoring=scoring,
+        dice=game.dice,
+        saving_rolls=game.saving,
         previews=previews,
     )
 

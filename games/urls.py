@@ -36,6 +36,7 @@ urlpatterns = [
     path(game + "reset", table.reset, name="reset"),
     path(game + "mode", table.entry_mode, name="entry_mode"),
     path(game + "die", table.die, name="die"),
+    path(game + "turn-rolls", table.turn_rolls, name="turn_rolls"),
     path(game + "roll", table.roll, name="roll"),
     path(game + "hold", table.hold, name="hold"),
     path(game + "restart-turn", table.restart_turn, name="restart_turn"),

@@ -278,7 +278,7 @@ def test_a_rule_set_the_coach_cannot_value_says_so(client: Client, monkeypatch) 
 
     monkeypatch.setattr(coaching, "advisor_of", unsupported)
     text = _text(_review(client, game, turn=1))
-    assert "The coach cannot value the choices of this rule set yet." in text
+    assert "There is no coach for this rule set, so no choice is valued." in text
     assert "Ann: Ones crossed out." in text
     text = _text(_review(client, game, turn=1, lang="fr"))
     assert "Le coach ne sait pas encore évaluer les choix de ces règles." in text

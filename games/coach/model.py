@@ -26,7 +26,16 @@ from .dice import HANDS
 
 
 class Unsupported(ValueError):
-    """A configuration the exact solver does not cover (several columns at once)."""
+    """A configuration the exact solver does not cover (several columns at once, or a sheet
+    beyond its tables: ``solvable``)."""
+
+
+def solvable(rules: RuleSet) -> bool:
+    """Whether the coach's tables can hold the rule set: five dice, each turn's rolls its
+    own. Maxi Yatzy's six dice (462 hands, 4,096 keeps a roll) and saved rolls (the rolls in
+    hand join the state) make an exact table too large to build here: there is no coach for
+    it, and the review and the hint say so."""
+    return rules.dice == 5 and not rules.saves_rolls
 
 
 #: The five-alike hands, face 1 to 6.
@@ -60,6 +69,12 @@ class Config:
     ) -> Config:
         """Check ``options`` (the engine's: IllegalMove) and fill their defaults."""
         rules = get_ruleset(ruleset)
+        if not solvable(rules):
+            raise Unsupported(
+                f"{rules.key} rolls {rules.dice} dice"
+                f"{' and saves rolls' if rules.saves_rolls else ''}: the coach's exact tables "
+                "are for five dice and three or four rolls a turn; it has no coach."
+            )
         game = rules.normalize_options(options)
         if column is not None:
             game, column = _column_game(rules, game, column)
@@ -288,6 +303,8 @@ def _configurations() -> list[tuple[Any, dict[str, Any]]]:
     32, Column Yam's Max and Min (eight minutes each) among them."""
     found = []
     for rules in RULESETS.values():
+        if not solvable(rules):
+            continue
         own = [option for option in rules.options if not option.house]
         keys = [option.key for option in own]
         for values in product(*(option.choices for option in own)):

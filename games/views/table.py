@@ -27,7 +27,7 @@ from django_htmx.middleware import HtmxDetails
 from games import conflicts, hint, known, labels, live, models, services
 from games.forms import NewEveningForm, RenameForm, RulesForm
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move
+from games.rules import IllegalMove, Move, get_ruleset
 from games.rules.errors import N_
 from games.sheet import GameUrls, build, describe_turn, explain
 
@@ -203,14 +203,15 @@ def game_context(
         "rolls_left": rolls_left,
         "rolls_left_text": ngettext("%(n)s roll left", "%(n)s rolls left", rolls_left)
         % {"n": rolls_left},
-        "empty_slots": range(5 - len((game.pending or {}).get("dice") or [])),
+        "empty_slots": range(state.dice - len((game.pending or {}).get("dice") or [])),
         "held_dice": list(
             zip(
                 (game.pending or {}).get("dice") or [],
-                (game.pending or {}).get("held") or [False] * 5,
+                (game.pending or {}).get("held") or [False] * state.dice,
                 strict=False,
             )
         ),
+        **_saved_rolls(state, game.pending or {}),
         **extra,
     }
 
@@ -219,13 +220,38 @@ def _rolls_left(pending: dict[str, Any], state: RulesGame | None = None) -> int:
     rolled = len(pending.get("rolls") or []) + (1 if pending.get("dice") else 0)
     if state is not None and _first_roll_only(state, pending):
         return 0
-    return max(0, (state.rolls if state is not None else 3) - rolled)
+    return max(0, _rolls_available(state) - rolled)
+
+
+def _rolls_available(state: RulesGame | None) -> int:
+    """The rolls the turn on the table may take: the game's, and the player's saved ones."""
+    if state is None:
+        return 3
+    player = state.current_player
+    return state.rolls if player is None else state.rolls_available(player)
+
+
+def _saved_rolls(state: RulesGame, pending: dict[str, Any]) -> dict[str, Any]:
+    """Where the game saves rolls (Maxi Yatzy): the player's saved rolls, and, for a turn of
+    real dice (Dice or Values mode), the rolls it may say it used (the game's by default)."""
+    player = state.current_player
+    if not state.saving or player is None:
+        return {"saving_rolls": False}
+    saved = state.saved_rolls(player)
+    used = pending.get("used")
+    return {
+        "saving_rolls": True,
+        "saved_rolls": saved,
+        "saved_rolls_text": ngettext("%(n)s saved roll", "%(n)s saved rolls", saved) % {"n": saved},
+        "rolls_choices": range(1, state.rolls_available(player) + 1),
+        "rolls_used": used if isinstance(used, int) else state.rolls,
+    }
 
 
 def _first_roll_only(state: RulesGame, pending: dict[str, Any]) -> bool:
     """Only dry boxes are left, and they take the first roll: another roll would strand the turn."""
     dice = pending.get("dice") or []
-    if len(dice) != 5 or pending.get("rolls") or state.current_player is None:
+    if len(dice) != state.dice or pending.get("rolls") or state.current_player is None:
         return False
     try:
         return not state.preview(dice, first_roll=False)
@@ -513,8 +539,11 @@ def _move_from_post(request: HttpRequest, game: models.Game) -> Move:
     if choice == "dice":
         pending = game.pending or {}
         dice = pending.get("dice") or []
-        if len(dice) != 5:
-            raise IllegalMove("dice", N_("Enter the five dice first."))
+        count = get_ruleset(game.ruleset).dice
+        if len(dice) != count:
+            if count == 5:
+                raise IllegalMove("dice", N_("Enter the five dice first."))
+            raise IllegalMove("dice", N_("Enter the {n} dice first."), n=count)
         return Move(dice=dice, rolls=pending.get("rolls") or (), **base)
     return Move(**_value_choice(choice), **base)
 
@@ -614,9 +643,10 @@ def die(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Htt
     if game.entry_mode == models.Game.EntryMode.VIRTUAL:
         message = _("In Roll mode the phone rolls the dice: tap Roll.")
         return _respond(request, game, status=422, error=message)
-    dice = list((game.pending or {}).get("dice") or [])
+    pending = game.pending or {}
+    dice = list(pending.get("dice") or [])
     face, slot = _int(request.POST.get("face")), _int(request.POST.get("slot"))
-    if face is not None and 1 <= face <= 6 and len(dice) < 5:
+    if face is not None and 1 <= face <= 6 and len(dice) < get_ruleset(game.ruleset).dice:
         dice.append(face)
     elif slot is not None and 0 <= slot < len(dice):
         dice.pop(slot)
@@ -626,7 +656,28 @@ def die(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Htt
         return _respond(
             request, game, status=422, error=_("Tap a face from 1 to 6, or a die to clear it.")
         )
-    return _save_pending(request, game, seen, {"dice": dice})
+    # The rolls the turn said it used (Maxi Yatzy's saved rolls) stay with its dice.
+    kept = {"used": pending["used"]} if "used" in pending else {}
+    return _save_pending(request, game, seen, {"dice": dice, **kept})
+
+
+@sheet_write()
+def turn_rolls(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> HttpResponse:
+    """Dice and Values modes, where the game saves rolls (Maxi Yatzy): how many rolls the
+    turn of real dice took (the phone counts a virtual turn's itself)."""
+    if services.rolled(game.pending or {}) or game.entry_mode == models.Game.EntryMode.VIRTUAL:
+        message = _("The phone counts the rolls of virtual dice itself.")
+        return _respond(request, game, status=422, error=message)
+    state = services.load(game).state
+    used = _int(request.POST.get("used"))
+    player = state.current_player
+    if not state.saving or player is None:
+        return _respond(request, game, status=422, error=_("This game saves no rolls."))
+    most = state.rolls_available(player)
+    if used is None or not 1 <= used <= most:
+        message = _("A turn uses 1 to %(most)s rolls here.") % {"most": most}
+        return _respond(request, game, status=422, error=message)
+    return _save_pending(request, game, seen, {**(game.pending or {}), "used": used})
 
 
 @sheet_write()
@@ -637,7 +688,7 @@ def roll(request: HtmxHttpRequest, game: models.Game, seen: services.Seen) -> Ht
     if _first_roll_only(state, game.pending or {}):
         message = _("Only dry boxes are left, and they take the first roll: score it now.")
         return _respond(request, game, status=422, error=message)
-    pending = services.roll(game.pending or {}, state.rolls)
+    pending = services.roll(game.pending or {}, _rolls_available(state), state.dice)
     # Only the answer to the roll itself shows the dice tumbling, not a poll's redraw.
     return _save_pending(request, game, seen, pending, thrown=True)
 
