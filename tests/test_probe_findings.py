@@ -233,7 +233,7 @@ PUBLIC = {
     "rules": (
         "rules",
         [],
-        "The rules of Yam, Yahtzee, Yam's and Yatzy",
+        "The rules of Yam, Yahtzee, Yam's, Yatzy and Maxi Yatzy",
         "Les règles du Yam, du Yahtzee",
     ),
     "a rule set": (
