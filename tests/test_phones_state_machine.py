@@ -64,6 +64,8 @@ SHEETS = (
     ("yam", {}),
     ("yahtzee", {}),
     ("yams-columns", {"columns": 3, "max_min": False}),
+    # Six dice, and the rolls a turn says it used (saved rolls).
+    ("maxi-yatzy", {}),
 )
 MODES = ("value", "dice", "virtual")
 SHEET_URL = re.compile(r"^/e/(?P<token>[^/]+)/g/(?P<number>[0-9]+)/$")
@@ -592,7 +594,7 @@ class Phones(RuleBasedStateMachine):
         self.send(phone, form, [(name, value)], "score", cell)
 
     @precondition(lambda self: self.any_phone(lambda p: p.buttons("die", "face")))
-    @rule(i=PHONE, faces=st.lists(st.integers(1, 6), min_size=1, max_size=5))
+    @rule(i=PHONE, faces=st.lists(st.integers(1, 6), min_size=1, max_size=6))
     def type_dice(self, i: int, faces: list[int]) -> None:
         self._type(self.phone(i, lambda p: p.buttons("die", "face")), faces)
 
@@ -603,6 +605,15 @@ class Phones(RuleBasedStateMachine):
         slots = phone.buttons("die", "slot")
         form, name, value = slots[k % len(slots)]
         self.send(phone, form, [(name, value)], "die")
+
+    @precondition(lambda self: self.any_phone(lambda p: p.buttons("turn-rolls", "used")))
+    @rule(i=PHONE, k=ANY)
+    def say_rolls_used(self, i: int, k: int) -> None:
+        """Maxi Yatzy in Dice or Values mode: tap how many rolls the turn took."""
+        phone = self.phone(i, lambda p: p.buttons("turn-rolls", "used"))
+        counts = phone.buttons("turn-rolls", "used")
+        form, name, value = counts[k % len(counts)]
+        self.send(phone, form, [(name, value)], "rolls")
 
     @precondition(lambda self: self.any_phone(lambda p: p.buttons("roll")))
     @rule(i=PHONE)
@@ -628,12 +639,13 @@ class Phones(RuleBasedStateMachine):
     @precondition(lambda self: self.any_phone(rolling))
     @rule(
         i=PHONE,
-        faces=st.lists(st.integers(1, 6), min_size=5, max_size=5),
-        rolls=st.integers(1, 3),
+        faces=st.lists(st.integers(1, 6), min_size=6, max_size=6),
+        rolls=st.integers(1, 5),
         k=ANY,
     )
     def play_dice_turn(self, i: int, faces: list[int], rolls: int, k: int) -> None:
-        """Type the five faces (dice mode) or roll (virtual mode), then tap a box."""
+        """Type the faces (dice mode: as many as the page takes, five or six) or roll
+        (virtual mode, while the page offers Roll: saved rolls give more), then tap a box."""
         phone = self.phone(i, rolling)
         self._type(phone, faces)
         for _roll in range(rolls):
