@@ -270,6 +270,11 @@ class NextGameForm(RulesForm):
     and its rules."""
 
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
+    #: The number of the evening's newest game as the page showed it: a game started since
+    #: (on another phone) refuses the form rather than start one more after it.
+    after = forms.IntegerField(
+        label=_("Last game shown"), min_value=1, required=False, widget=forms.HiddenInput
+    )
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not
     # taken for "no newcomer".
     name = forms.CharField(label=_("Add a player"), required=False, strip=False)
@@ -290,6 +295,14 @@ class NextGameForm(RulesForm):
                     _("%(name)s is already on the list: tick their box.") % {"name": player.name}
                 )
         return cleaned
+
+    def seen(self) -> int | None:
+        """The number the page sent (``after``); None for a form without it (a script's, a
+        page from before it) or with nonsense, which validating the form then words."""
+        try:
+            return self.fields["after"].clean(self["after"].data)
+        except forms.ValidationError:
+            return None
 
     def ticks(self) -> list[tuple[Player, bool]]:
         """Each player of the list and whether their box is ticked (as sent, or as set up)."""
