@@ -18,6 +18,7 @@ from games.models import Game, Player
 from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
+from games.rules.rulesets import CLASSIC_HOUSE
 from games.sheet import explain
 
 MAX_SEATS = max(rules.max_players for rules in RULESETS.values())
@@ -62,9 +63,8 @@ class NewEveningForm(forms.Form):
     def player_fields(self) -> list[forms.BoundField]:
         return [self[f"player_{seat + 1}"] for seat in range(MAX_SEATS)]
 
-    def option_bound_fields(self) -> list[forms.BoundField]:
-        """The fields of the registry's options, in its order (games/rules/rulesets.py)."""
-        return [self[name] for name in self.options]
+    def option_rows(self) -> list[tuple[forms.BoundField, str]]:
+        return option_rows(self)
 
     def clean_evening_name(self) -> str:
         return clean_name(self.cleaned_data.get("evening_name") or "")
@@ -115,6 +115,27 @@ def option_fields() -> dict[str, Option]:
         for option in rules.options:
             fields.setdefault(option.field_name, option)
     return fields
+
+
+def option_rows(form: NewEveningForm | RulesForm) -> list[tuple[forms.BoundField, str]]:
+    """The start form's option fields as it shows them, each with the keys of the rule sets
+    that read it ("yam yahtzee"): the page shows only the chosen rule set's (static/css/
+    site.css, "only the chosen rule set's options"), and sends them all as before.
+
+    A rule set's own options first, then the house rules in the order of the classic sheet's
+    (the upper bonus's threshold and points, the Yahtzee bonus, the Joker, the rolls), so
+    that whichever rule set is chosen, its fields read in that order."""
+    readers: dict[str, list[str]] = {}
+    for rules in RULESETS.values():
+        for option in rules.options:
+            readers.setdefault(option.field_name, []).append(rules.key)
+    house = list(CLASSIC_HOUSE)
+
+    def place(option: Option) -> tuple[bool, int]:
+        return option.house, house.index(option.key) if option.key in house else len(house)
+
+    names = sorted(form.options, key=lambda name: place(form.options[name]))
+    return [(form[name], " ".join(readers[name])) for name in names]
 
 
 def chosen_options(rules: RuleSet, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -219,8 +240,8 @@ class RulesForm(forms.Form):
                 if option.key in options:
                     self.fields[option.field_name].initial = options[option.key]
 
-    def option_bound_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.options]
+    def option_rows(self) -> list[tuple[forms.BoundField, str]]:
+        return option_rows(self)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -249,6 +270,11 @@ class NextGameForm(RulesForm):
     and its rules."""
 
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
+    #: The number of the evening's newest game as the page showed it: a game started since
+    #: (on another phone) refuses the form rather than start one more after it.
+    after = forms.IntegerField(
+        label=_("Last game shown"), min_value=1, required=False, widget=forms.HiddenInput
+    )
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not
     # taken for "no newcomer".
     name = forms.CharField(label=_("Add a player"), required=False, strip=False)
@@ -269,6 +295,14 @@ class NextGameForm(RulesForm):
                     _("%(name)s is already on the list: tick their box.") % {"name": player.name}
                 )
         return cleaned
+
+    def seen(self) -> int | None:
+        """The number the page sent (``after``); None for a form without it (a script's, a
+        page from before it) or with nonsense, which validating the form then words."""
+        try:
+            return self.fields["after"].clean(self["after"].data)
+        except forms.ValidationError:
+            return None
 
     def ticks(self) -> list[tuple[Player, bool]]:
         """Each player of the list and whether their box is ticked (as sent, or as set up)."""

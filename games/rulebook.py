@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext, ngettext
 
 from games import labels
-from games.rules import Column, RuleSet
+from games.rules import Column, Option, RuleSet
 from games.rules.rulesets import Scorer
 from games.rules.words import Text
 
@@ -58,6 +58,23 @@ class Layout:
 
 
 @dataclass(frozen=True)
+class Choice:
+    value: Any
+    label: str
+    #: The rule set's own (what a game plays unless the table picks another).
+    default: bool
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """An option of the start form: its words and each choice's."""
+
+    key: str
+    label: str
+    choices: list[Choice]
+
+
+@dataclass(frozen=True)
 class Section:
     key: str
     boxes: list[BoxHelp]
@@ -85,6 +102,9 @@ class Rulebook:
     five_alike_points: str
     #: The lower boxes the Joker scores at a fixed value: (label, points).
     joker_fixed: list[tuple[str, int]]
+    #: What a table may choose on the start form, in the rule set's order: its own options
+    #: then the house rules.
+    house_rules: list[HouseRule]
 
     @property
     def boxes(self) -> list[BoxHelp]:
@@ -111,6 +131,29 @@ def _column(column: str) -> ColumnHelp:
         labels.column_label(column),
         labels.column_order(column),
     )
+
+
+def _house_rule(option: Option) -> HouseRule:
+    """An option's words as the start form says them (games/forms.py: ``option_field``)."""
+    if option.choice_labels:
+        words = [labels.say(word) for word in option.choice_labels]
+    else:
+        words = [_choice_word(choice) for choice in option.choices]
+    return HouseRule(
+        key=option.key,
+        label=labels.say(option.label) if option.label else option.key,
+        choices=[
+            Choice(value, word, value == option.default and type(value) is type(option.default))
+            for value, word in zip(option.choices, words, strict=True)
+        ],
+    )
+
+
+def _choice_word(value: Any) -> str:
+    if isinstance(value, bool):
+        # The words of the house rules' On and Off (games/rules/rulesets.py).
+        return gettext("On") if value else gettext("Off")
+    return str(value)
 
 
 def _option_sets(ruleset: RuleSet) -> list[dict[str, Any]]:
@@ -185,4 +228,5 @@ def build(ruleset: RuleSet) -> Rulebook:
         joker_fixed=[
             (labels.row_label(key, row), points) for row, points in ruleset.joker_fixed.items()
         ],
+        house_rules=[_house_rule(option) for option in ruleset.options],
     )

@@ -430,8 +430,9 @@ def next_game(
         game = _locked(game_id, None).record
         if not load(game).finished:
             raise IllegalMove("next", N_("Finish this game first."))
-        if game.evening.games.filter(number__gt=game.number).exists():
-            raise IllegalMove("next", N_("The next game has already been started."))
+        newest = newest_number(game)
+        if newest > game.number:
+            raise already_started(newest)
         chosen = {p.pk: p for p in game.evening.players.filter(pk__in=playing)}
         if len(chosen) != len(set(playing)):
             raise IllegalMove("players", N_("Unknown player."))
@@ -452,6 +453,16 @@ def next_game(
             models.Player.objects.create(evening=game.evening, name=name) for name in newcomers
         ]
         return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
+
+
+def already_started(number: int) -> IllegalMove:
+    """The refusal of a second next game: game ``number`` was started meanwhile (by another
+    phone, or by this one a moment ago)."""
+    return IllegalMove(
+        "started",
+        N_("Game {number} has already been started: no other game was started."),
+        number=number,
+    )
 
 
 # --- playing ------------------------------------------------------------------------------

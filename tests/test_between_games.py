@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from html import unescape
 from typing import Any
 
 import pytest
@@ -89,8 +90,9 @@ def test_it_refuses_a_game_not_over_and_a_second_next_game() -> None:
         services.next_game(game.pk, ids(game, "Ann", "Bob"), [])
     play(game, best)
     services.next_game(game.pk, ids(game, "Ann", "Bob"), [])
-    with pytest.raises(IllegalMove):
+    with pytest.raises(IllegalMove) as refused:
         services.next_game(game.pk, ids(game, "Ann"), [])
+    assert (refused.value.rule, refused.value.params) == ("started", {"number": 2})
     assert game.evening.games.count() == 2
 
 
@@ -249,3 +251,115 @@ def test_play_again_and_the_next_game_form_at_once_start_one_game() -> None:
         lambda: Client().post(next_url(game), {"players": ids(game, "Ann", "Cy")}),
     )
     assert games_of(game) == 2
+
+
+# --- the form carries the newest game its page showed -----------------------------------------
+
+STARTED = "Game 2 has already been started: no other game was started."
+
+
+def the_form(game: models.Game, *names: str, newcomer: str = "") -> dict[str, Any]:
+    """The next game's form as the evening page sends it, with the number of the game it
+    showed as the newest."""
+    return {"players": ids(game, *names), "name": newcomer, "after": game.number}
+
+
+def test_the_next_game_form_carries_the_number_of_the_newest_game_it_shows(
+    client: Client,
+) -> None:
+    game = finished()
+    html = client.get(reverse("evening_games", args=[game.evening.token])).content.decode()
+    assert '<input type="hidden" name="after" value="1">' in html
+
+
+def test_the_same_form_sent_twice_starts_one_game_and_the_second_is_refused_in_words(
+    client: Client,
+) -> None:
+    game = finished()
+    post = the_form(game, "Ann", "Bob", newcomer="Eve")
+    assert client.post(next_url(game), post).status_code == 302
+    players = models.Player.objects.count()
+    response = client.post(next_url(game), post)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert STARTED in html and 'role="alert"' in html
+    assert games_of(game) == 2
+    assert models.Player.objects.count() == players
+
+
+def test_a_form_shown_before_another_game_was_started_and_finished_is_refused(
+    client: Client,
+) -> None:
+    # The service alone would take it as the next game after game 2: the form says game 1.
+    game = finished()
+    post = the_form(game, "Ann", "Cy")
+    second = services.play_again(game.pk)
+    play(second, best)
+    response = client.post(next_url(game), post)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert STARTED in html
+    assert games_of(game) == 2
+    # The page as it stands now: the next game's form follows game 2, and says so.
+    assert '<input type="hidden" name="after" value="2">' in html
+    post["after"] = 2
+    assert client.post(next_url(game), post).status_code == 302
+    assert games_of(game) == 3
+
+
+def test_a_form_refused_because_a_game_started_says_so_even_while_it_is_played(
+    client: Client,
+) -> None:
+    game = finished()
+    post = the_form(game, "Ann", "Bob")
+    services.play_again(game.pk)
+    response = client.post(next_url(game), post)
+    assert response.status_code == 409
+    assert STARTED in response.content.decode()
+    assert "Finish this game first." not in response.content.decode()
+    assert games_of(game) == 2
+
+
+@pytest.mark.parametrize(
+    ("after", "status", "words"),
+    [
+        pytest.param("7", 409, "This page is out of date: reload it and try again.", id="ahead"),
+        pytest.param("abc", 422, "Last game shown: Enter a whole number.", id="not a number"),
+    ],
+)
+def test_a_made_up_game_number_is_refused(
+    client: Client, after: str, status: int, words: str
+) -> None:
+    game = finished()
+    response = client.post(next_url(game), {**the_form(game, "Ann", "Bob"), "after": after})
+    assert response.status_code == status
+    assert words in response.content.decode()
+    assert games_of(game) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_phones_sending_the_same_form_at_once_start_one_game() -> None:
+    game = finished()
+    path = next_url(game)
+
+    def phone(newcomer: str) -> Callable[[], Any]:
+        post = the_form(game, "Ann", "Bob", newcomer=newcomer)
+        return lambda: Client().post(path, post)
+
+    answers = at_once(phone("Eve"), phone("Fay"))
+    assert sorted(a.status_code for a in answers) == [302, 409]
+    refused = next(a for a in answers if a.status_code == 409)
+    assert STARTED in refused.content.decode()
+    assert games_of(game) == 2
+    # The refused phone's newcomer was not written.
+    assert models.Player.objects.filter(evening=game.evening).count() == 5
+
+
+def test_the_refusal_is_in_french_on_a_french_phone(client: Client) -> None:
+    game = finished()
+    post = the_form(game, "Ann", "Bob")
+    assert client.post(next_url(game), post).status_code == 302
+    response = client.post(next_url(game), post, HTTP_ACCEPT_LANGUAGE="fr")
+    assert response.status_code == 409
+    html = unescape(response.content.decode())
+    assert "La partie 2 a déjà commencé : aucune autre partie n’a été lancée." in html

@@ -4,14 +4,17 @@ the review, carried by the game file both ways; a game stored before them means 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
 from games import models, services
+from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
 
@@ -49,6 +52,48 @@ def test_the_start_form_offers_the_house_rules(client: Client) -> None:
     yatzy = start(client, ruleset="yatzy")
     assert yatzy.options["upper_bonus"] == 50
     assert start(client, ruleset="yatzy", yatzy_upper_bonus="35").options["upper_bonus"] == 35
+
+
+def test_each_option_of_the_start_form_names_the_rule_sets_that_read_it(client: Client) -> None:
+    html = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    blocks = re.findall(r'<div class="rule-option" data-rulesets="([^"]*)">(.*?)</div>', html, re.S)
+    readers = {
+        name: set(rulesets.split())
+        for rulesets, block in blocks
+        for name in set(re.findall(r'name="([^"]+)"', block))
+    }
+    assert len(readers) == len(blocks)  # one field a block
+    for key, rules in RULESETS.items():
+        own = {name for name, keys in readers.items() if key in keys}
+        assert own == {option.field_name for option in rules.options}, key
+
+
+def test_the_stylesheet_hides_the_other_rule_sets_options_for_every_rule_set() -> None:
+    # One line a rule set (static/css/site.css): a rule set without one shows every option.
+    css = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+    for key in RULESETS:
+        line = (
+            f'.rules:has(input[name="ruleset"][value="{key}"]:checked) '
+            f'.rule-option:not([data-rulesets~="{key}"])'
+        )
+        assert line in css, f"static/css/site.css needs a line for {key}: {line}"
+
+
+def test_the_options_of_another_rule_set_sent_anyway_are_ignored(client: Client) -> None:
+    # The page sends every option, the hidden ones too: only the chosen rule set's are read.
+    others = {
+        "order": "free",
+        "columns": "1",
+        "max_min": "",
+        "joker": "False",
+        "yahtzee_bonus": "False",
+        "yatzy_order": "ordered",
+        "yatzy_upper_bonus": "35",
+    }
+    game = start(client, ruleset="yam", **others)
+    assert game.options == RULESETS["yam"].normalize_options({})
+    game = start(client, ruleset="yatzy", upper_bonus="35", joker="False", rolls="4")
+    assert game.options == RULESETS["yatzy"].normalize_options({"rolls": 4})
 
 
 def test_a_house_rule_game_says_so_on_its_sheet_review_and_file(client: Client) -> None:

@@ -15,6 +15,7 @@ from django.urls import reverse
 from evening_support import best, by_player, least, play, seen_fields
 
 from games import models, services, tally
+from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
 
@@ -162,6 +163,25 @@ BAD_RULES = [
         id="invalid option",
     ),
 ]
+
+
+def test_the_next_game_form_ignores_the_options_of_another_rule_set(client: Client) -> None:
+    # The page hides them but sends them: only the chosen rule set's options are read.
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", first=0)
+    play(game, best)
+    post = {
+        "players": ids(game, "Ann", "Bob"),
+        "ruleset": "yam",
+        "joker": "False",
+        "columns": "1",
+        "yatzy_order": "ordered",
+        "yatzy_upper_bonus": "35",
+        "rolls": "4",
+    }
+    response = client.post(reverse("next_game", args=[game.evening.token]), post)
+    assert response.status_code == 302
+    new = newest(game)
+    assert (new.ruleset, new.options) == ("yam", RULESETS["yam"].normalize_options({"rolls": 4}))
 
 
 @pytest.mark.parametrize(("post", "words"), BAD_RULES)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from html import unescape
 from html.parser import HTMLParser
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
+from django.utils.translation import gettext
 
 from games import labels, services
 from games.rules import RULESETS
@@ -241,3 +243,92 @@ def test_a_one_column_sheet_has_no_legend(
     client: Client, ruleset: str, options: dict[str, Any]
 ) -> None:
     assert legend(client, ruleset, options) is None
+
+
+# --- the house rules: what the start form offers, from the registry ------------------------
+
+
+def house_rules(html: str) -> dict[str, tuple[str, list[str]]]:
+    """The page's house rules: option key → (label, its choices' words, the usual one
+    followed by the page's "(the usual)")."""
+    found = re.findall(
+        r'<div class="option-rule" data-option="([^"]+)">\s*<dt>(.*?)</dt>\s*<dd>(.*?)</dd>',
+        html,
+        re.S,
+    )
+    return {
+        key: (
+            unescape(label),
+            [
+                unescape(re.sub(r"<[^>]+>", "", choice))
+                for choice in re.findall(r'<span class="choice[^"]*">(.*?)</span>', choices)
+            ],
+        )
+        for key, label, choices in found
+    }
+
+
+def expected_house_rules(key: str, usual: str) -> dict[str, tuple[str, list[str]]]:
+    """What the registry says the start form offers for rule set ``key``, in the active
+    language."""
+    rules: dict[str, tuple[str, list[str]]] = {}
+    for option in RULESETS[key].options:
+        if option.choice_labels:
+            words = [labels.say(word) for word in option.choice_labels]
+        elif all(isinstance(choice, bool) for choice in option.choices):
+            words = [gettext("On") if choice else gettext("Off") for choice in option.choices]
+        else:
+            words = [str(choice) for choice in option.choices]
+        marked = [
+            f"{word} {usual}" if choice == option.default else word
+            for choice, word in zip(option.choices, words, strict=True)
+        ]
+        rules[option.key] = (labels.say(option.label), marked)
+    return rules
+
+
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize(("language", "usual"), [("en", "(the usual)"), ("fr", "(l’habituel)")])
+def test_each_page_lists_the_house_rules_of_its_start_form(
+    client: Client, key: str, language: str, usual: str
+) -> None:
+    html = page(client, key, language)
+    with translation.override(language):
+        assert house_rules(html) == expected_house_rules(key, usual)
+    assert list(house_rules(html)) == [option.key for option in RULESETS[key].options]
+
+
+def test_the_yahtzee_page_words_its_house_rules(client: Client) -> None:
+    html = page(client, "yahtzee")
+    assert '<h2 id="house-title">House rules</h2>' in html
+    assert house_rules(html) == {
+        "upper_bonus_at": ("Upper bonus at", ["60", "63 (the usual)"]),
+        "upper_bonus": ("Upper bonus points", ["35 (the usual)", "50"]),
+        "yahtzee_bonus": ("Yahtzee bonus", ["On (the usual)", "Off"]),
+        "joker": ("Joker", ["On (the usual)", "Off"]),
+        "rolls": ("Rolls a turn", ["3 (the usual)", "4"]),
+    }
+    yatzy = house_rules(page(client, "yatzy"))
+    assert yatzy["order"] == ("Order (Yatzy)", ["Any order (the usual)", "Top to bottom"])
+    assert yatzy["upper_bonus"] == ("Upper bonus points", ["35", "50 (the usual)"])
+    assert "joker" not in yatzy and "yahtzee_bonus" not in yatzy
+
+
+def test_the_french_page_words_its_house_rules_in_french(client: Client) -> None:
+    html = page(client, "yahtzee", "fr")
+    assert '<h2 id="house-title">Règles maison</h2>' in html
+    assert "Choisies au début de la partie" in html
+    rules = house_rules(html)
+    assert rules["upper_bonus_at"] == ("Prime du haut à", ["60", "63 (l’habituel)"])
+    assert rules["joker"] == ("Joker", ["Oui (l’habituel)", "Non"])
+    assert rules["rolls"] == ("Lancers par tour", ["3 (l’habituel)", "4"])
+    assert "House rules" not in html
+
+
+def test_a_change_to_the_registrys_options_shows_on_its_page(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Four rolls a turn as Yam's own rule: the page's usual follows, with no code of Yam's.
+    yam = RULESETS["yam"]
+    monkeypatch.setitem(RULESETS, "yam", dataclasses.replace(yam, rolls=4))
+    assert house_rules(page(client, "yam"))["rolls"] == ("Rolls a turn", ["3", "4 (the usual)"])

@@ -57,6 +57,7 @@ def _evening_page(
     access: Access,
     *,
     next_form: NextGameForm | None = None,
+    next_errors: list[str] | None = None,
     import_form: ImportForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -82,6 +83,8 @@ def _evening_page(
         latest = games[-1] if games else None
         if next_form is not None:
             context["next_errors"] = next_form.error_lines()
+        elif next_errors:
+            context["next_errors"] = next_errors
         if latest is not None and latest.finished:
             context["next_form"] = next_form or NextGameForm(
                 _list_order(evening, latest),
@@ -140,6 +143,17 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
     if latest is None:
         return redirect(access.url("evening_games"))
     form = NextGameForm(_list_order(evening, latest), request.POST)
+    # The page says which game it showed as the newest: one started since, by another phone,
+    # refuses the form (409), which would otherwise start one more after it. Two phones
+    # sending it at once are told apart by services.next_game, under the game's lock.
+    seen, newest = form.seen(), latest.record.number
+    if seen is not None and seen != newest:
+        if seen < newest:
+            refusal = explain(services.already_started(newest))
+        else:
+            refusal = _("This page is out of date: reload it and try again.")
+        # The page as it stands now (its next game's form, if any, is the newest game's).
+        return _evening_page(request, access, next_errors=[refusal], status=409)
     if not latest.finished:
         form.add_error(None, _("Finish this game first."))
     elif form.is_valid():
@@ -153,6 +167,9 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
                 form.cleaned_data.get("options"),
             )
         except IllegalMove as problem:
+            if problem.rule == "started" and seen is not None:
+                # The other phone's game was started while this one waited for the lock.
+                return _evening_page(request, access, next_errors=[explain(problem)], status=409)
             form.add_error(None, explain(problem, latest.record.ruleset))
         else:
             name = services.load(new).state.players[new.first_seat]
