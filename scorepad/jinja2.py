@@ -20,6 +20,8 @@ from django_htmx.jinja import django_htmx_script, htmx_script
 from jinja2 import Environment
 from markupsafe import Markup
 
+from games.rules import RULESETS
+
 
 def date(value: datetime, format_name: str = "DATE_FORMAT") -> str:
     """Django's ``date`` filter: a format of the active locale, in the site's time zone."""
@@ -53,6 +55,8 @@ def environment(**options: Any) -> Environment:
         get_language_info=translation.get_language_info,
         LANGUAGES=settings.LANGUAGES,
         qr_code=qr_code,
+        # The registry's rule sets, for the rules form's one style line each (base.html).
+        ruleset_keys=lambda: tuple(RULESETS),
     )
     env.filters.update(date=date, floatformat=floatformat)
     return env
