@@ -66,7 +66,7 @@ format: install
 	$(BIN)/ruff format .
 
 messages: install
-	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles
+	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles --ignore=tests
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
 # 40 tables of full games at once under production's server (gunicorn, uvicorn's workers,

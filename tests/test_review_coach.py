@@ -281,7 +281,7 @@ def test_a_rule_set_the_coach_cannot_value_says_so(client: Client, monkeypatch) 
     assert "There is no coach for this rule set, so no choice is valued." in text
     assert "Ann: Ones crossed out." in text
     text = _text(_review(client, game, turn=1, lang="fr"))
-    assert "Le coach ne sait pas encore évaluer les choix de ces règles." in text
+    assert "Il n’y a pas de coach pour ces règles : aucun choix n’est évalué." in text
 
 
 def test_a_game_the_coach_fails_on_is_scored_and_never_fails_the_leaderboard(
