@@ -93,6 +93,10 @@ class Rulebook:
     layouts: list[Layout]
     #: Rounds of a game with the default options (one per box of a sheet).
     rounds: int
+    #: Dice rolled and rolls a turn (the usual options); whether unused rolls are saved.
+    dice: int
+    rolls: int
+    saves_rolls: bool
     #: The upper bonus with the usual options (0 and 0: none).
     upper_bonus: int
     upper_threshold: int
@@ -219,6 +223,9 @@ def build(ruleset: RuleSet) -> Rulebook:
         columns=list(map(_column, columns)),
         layouts=layouts,
         rounds=len(ruleset.rows(defaults)) * len(ruleset.columns(defaults)),
+        dice=ruleset.dice,
+        rolls=ruleset.rolls_of(defaults),
+        saves_rolls=ruleset.saving_rolls(defaults),
         upper_bonus=bonus.points if bonus else 0,
         upper_threshold=bonus.threshold if bonus else 0,
         joker=ruleset.joker,

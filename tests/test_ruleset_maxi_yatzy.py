@@ -184,3 +184,12 @@ def test_the_review_says_there_is_no_coach_and_the_rules_page_lists_the_boxes(
     assert page.status_code == 200
     for name in ("Villa", "Tower", "Full straight", "Three pairs", "All 6 dice alike"):
         assert name in text
+    assert "Roll the 6 dice up to 3 times" in text
+    assert "Saved rolls: the rolls a player leaves unused" in text
+    # Five alike are a box like the others here, not the "Yam" of the five-dice sheets.
+    page = client.get(reverse("rules_ruleset", args=["maxi-yatzy"]), HTTP_ACCEPT_LANGUAGE="fr")
+    text = page.content.decode()
+    assert "Cinq identiques" in text and "Lancez les 6 dés jusqu’à 3 fois" in text
+    assert "Lancers gardés : les lancers" in text
+    yam = client.get(reverse("rules_ruleset", args=["yam"]), HTTP_ACCEPT_LANGUAGE="en")
+    assert "Roll the five dice up to three times" in yam.content.decode()

@@ -856,6 +856,8 @@ MAXI_YATZY = RuleSet(
         "full_straight": N_("Full straight"),
         "villa": N_("Villa"),
         "tower": N_("Tower"),
+        # Five alike are not the top of this sheet: not the "Yam" other sheets call them.
+        Row.FIVE_OF_A_KIND: C_("maxi yatzy", "Five of a kind"),
         "maxi_yatzy": C_("five of a kind", "Maxi Yatzy"),
     },
     row_help={
