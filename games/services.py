@@ -356,7 +356,14 @@ def _create_game(
     entry_mode: str,
     number: int,
 ) -> models.Game:
-    """The game ``setup`` (a new game, or one a game file played) and its seats."""
+    """The game ``setup`` (a new game, or one a game file played) and its seats.
+
+    Under the evening's row lock, which an import takes too: Play again or the next game
+    (which lock their last game's row) and a game file imported at the same moment could
+    otherwise both take ``number``; the second is refused in words, not a constraint's 500."""
+    models.Evening.objects.select_for_update().only("pk").get(pk=evening.pk)
+    if evening.games.filter(number=number).exists():
+        raise IllegalMove("next", N_("The next game has already been started."))
     game = models.Game.objects.create(
         evening=evening,
         number=number,
