@@ -491,7 +491,7 @@ def test_it_refuses_an_unknown_rule_set(key: Any) -> None:
 
 
 def test_the_registry_holds_the_rule_sets() -> None:
-    assert tuple(RULESETS) == (*ALL_KEYS, "yatzy")
+    assert tuple(RULESETS) == (*ALL_KEYS, "yatzy", "maxi-yatzy")
     assert all(rules.key == key for key, rules in RULESETS.items())
 
 
