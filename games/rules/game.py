@@ -411,9 +411,11 @@ class Game:
             # The Yahtzee bonus without the Joker: five alike score this box as any dice.
             if not self.is_open(player, column, row):
                 return ()
-            return tuple(sorted({self.ruleset.score(row, (face,) * 5) for face in range(1, 7)}))
+            return tuple(
+                sorted({self.ruleset.score(row, (face,) * self.dice) for face in range(1, 7)})
+            )
         values = {
-            self._joker_score(row, (face,) * 5)
+            self._joker_score(row, (face,) * self.dice)
             for face in range(1, 7)
             if row in self._joker_rows(player, column, face)
         }
