@@ -578,7 +578,8 @@ def undo(game_id: int, seen: Seen | None) -> tuple[LoadedGame, Played]:
 
     No undo hands out a new virtual throw: the turn taken back gets its dice back as they
     lay, and the virtual dice of the turn in progress wait in ``rolled_ahead`` until that
-    turn comes again. Typed dice come back typed in dice mode, to be changed."""
+    turn comes again. Typed dice come back typed in dice mode, to be changed, and the rolls
+    the table said the turn took (Maxi Yatzy) come back with them."""
     with transaction.atomic():
         game = _locked(game_id, seen).record
         _newest_only(game, "undo")
@@ -596,6 +597,11 @@ def undo(game_id: int, seen: Seen | None) -> tuple[LoadedGame, Played]:
             pending = {"dice": list(last.dice)}
         else:
             pending = {}
+        # The rolls the table said the turn took (Maxi Yatzy's saved rolls) come back with it
+        # where the table says them (Dice and Values modes): scored again, it counts them.
+        virtual = game.entry_mode == models.Game.EntryMode.VIRTUAL
+        if last.rolls_used is not None and not rolled(pending) and not virtual:
+            pending = {**pending, "used": last.rolls_used}
         _claim(
             game,
             pending=pending,

@@ -174,6 +174,27 @@ class Table:
         dice = self.page.locator(".dice-entry form.slots button.die")
         return [int(text) for text in dice.all_inner_texts()]
 
+    # --- saved rolls (Maxi Yatzy) ---------------------------------------------------------
+
+    def rolls_choices(self) -> list[int]:
+        """Dice and Values modes: the numbers the "Rolls this turn" row offers."""
+        buttons = self.page.locator("form.rolls-used button.roll-count")
+        return [int(text) for text in buttons.all_inner_texts()]
+
+    def chosen_rolls(self) -> Locator:
+        return self.page.locator("form.rolls-used button.roll-count.chosen")
+
+    def say_rolls(self, used: int) -> None:
+        """Dice and Values modes: tap the rolls the turn took in "Rolls this turn"."""
+        button = self.page.locator(f"form.rolls-used button.roll-count[value='{used}']")
+        self.write(button.click)
+        expect(self.chosen_rolls()).to_have_text(str(used))
+
+    def saved_rolls(self) -> list[int]:
+        """Each player's saved rolls, as the sheet's "Saved rolls" row shows them."""
+        cells = self.page.locator(".sheet tr.saved-rolls td")
+        return [int(text) for text in cells.all_inner_texts()]
+
     # --- the Game menu --------------------------------------------------------------------
 
     def menu(self) -> Locator:

@@ -193,3 +193,34 @@ def test_the_review_says_there_is_no_coach_and_the_rules_page_lists_the_boxes(
     assert "Lancers gardés : les lancers" in text
     yam = client.get(reverse("rules_ruleset", args=["yam"]), HTTP_ACCEPT_LANGUAGE="en")
     assert "Roll the five dice up to three times" in yam.content.decode()
+
+
+def test_undo_gives_the_turn_back_the_rolls_it_said(client: Client) -> None:
+    """An undo gives a turn of typed dice back its dice, to be scored again (in another box,
+    say): it gives back the rolls the table said it took too, or scoring it again would
+    count the game's three and silently change the saved rolls."""
+    game = start(client, "dice")
+    post(client, game, "turn_rolls", used=1)
+    for face in (5, 5, 5, 5, 2, 2):
+        post(client, game, "die", face=face)
+    html = post(client, game, "score", choice="dice", column="free", row="villa")
+    assert saved_row(html) == [2, 0]
+    html = post(client, game, "undo")
+    assert saved_row(html) == [0, 0]
+    game.refresh_from_db()
+    assert game.pending == {"dice": [5, 5, 5, 5, 2, 2], "used": 1}
+    assert re.search(r'value="1" class="roll-count chosen"', html)
+    html = post(client, game, "score", choice="dice", column="free", row="tower")
+    assert saved_row(html) == [2, 0]
+    assert models.Entry.objects.get(game=game).rolls_used == 1
+    # In Values mode the value is typed again, with the rolls said kept.
+    game.entry_mode = models.Game.EntryMode.VALUE
+    game.save(update_fields=["entry_mode"])
+    post(client, game, "turn_rolls", used=2)
+    post(client, game, "score", choice="v:24", column="free", row="tower")
+    html = post(client, game, "undo")
+    game.refresh_from_db()
+    assert game.pending == {"used": 2}
+    assert re.search(r'value="2" class="roll-count chosen"', html)
+    html = post(client, game, "score", choice="v:36", column="free", row="sixes")
+    assert saved_row(html) == [2, 1]
