@@ -255,7 +255,9 @@ def test_a_game_of_maxi_yatzy_with_virtual_dice_rolling_saved_rolls(table: Table
             table.hold_only(held)
             rolls.append(dice)
             left = available - len(rolls)
-            expect(roll_button).to_contain_text(f"({plural(left, 'roll')} left, ")
+            # The last rolls left are the saved ones.
+            in_hand = plural(min(saved, left), "saved roll")
+            expect(roll_button).to_contain_text(f"({plural(left, 'roll')} left, {in_hand})")
             dice = table.roll()
             assert [dice[index] for index in held] == [face] * len(held)
         if used == available:

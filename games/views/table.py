@@ -211,7 +211,7 @@ def game_context(
                 strict=False,
             )
         ),
-        **_saved_rolls(state, game.pending or {}),
+        **_saved_rolls(state, game.pending or {}, rolls_left),
         **extra,
     }
 
@@ -231,18 +231,23 @@ def _rolls_available(state: RulesGame | None) -> int:
     return state.rolls if player is None else state.rolls_available(player)
 
 
-def _saved_rolls(state: RulesGame, pending: dict[str, Any]) -> dict[str, Any]:
-    """Where the game saves rolls (Maxi Yatzy): the player's saved rolls, and, for a turn of
-    real dice (Dice or Values mode), the rolls it may say it used (the game's by default)."""
+def _saved_rolls(state: RulesGame, pending: dict[str, Any], rolls_left: int) -> dict[str, Any]:
+    """Where the game saves rolls (Maxi Yatzy): the player's saved rolls, those still in
+    hand beside Roll (the last of the rolls left are the saved ones: after four rolls of
+    five, the one left is saved), and, for a turn of real dice (Dice or Values mode), the
+    rolls it may say it used (the game's by default)."""
     player = state.current_player
     if not state.saving or player is None:
         return {"saving_rolls": False}
     saved = state.saved_rolls(player)
+    in_hand = min(saved, rolls_left)
     used = pending.get("used")
     return {
         "saving_rolls": True,
         "saved_rolls": saved,
         "saved_rolls_text": ngettext("%(n)s saved roll", "%(n)s saved rolls", saved) % {"n": saved},
+        "saved_left_text": ngettext("%(n)s saved roll", "%(n)s saved rolls", in_hand)
+        % {"n": in_hand},
         "rolls_choices": range(1, state.rolls_available(player) + 1),
         "rolls_used": used if isinstance(used, int) else state.rolls,
     }
