@@ -8,6 +8,7 @@ answer in, with no sleeps.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -169,6 +170,20 @@ class Table:
         for index, held in enumerate(self.held()):
             if held != (index in indexes):
                 self.hold(index)
+
+    def roll_again_holding(self, times: int) -> tuple[list[list[int]], list[int]]:
+        """Roll, then roll again ``times`` times holding the most common face each time (the
+        held dice must stay put): the earlier rolls, and the dice of the last."""
+        rolls: list[list[int]] = []
+        dice = self.roll()
+        for _ in range(times):
+            face, _count = Counter(dice).most_common(1)[0]
+            held = [index for index, die in enumerate(dice) if die == face]
+            self.hold_only(held)
+            rolls.append(dice)
+            dice = self.roll()
+            assert [dice[index] for index in held] == [face] * len(held)
+        return rolls, dice
 
     def shown_dice(self) -> list[int]:
         dice = self.page.locator(".dice-entry form.slots button.die")

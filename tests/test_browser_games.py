@@ -157,16 +157,8 @@ def test_a_game_of_ordered_yams_with_virtual_dice(table: Table) -> None:
         assert player is not None
         [(column, row)] = shadow.playable_cells()
         expect(table.cell(player, row, column)).to_have_class(re.compile(r"\bcurrent\b"))
-        rolls: list[list[int]] = []
-        dice = table.roll()
         # One, two or three rolls, holding the most common face between them.
-        for _ in range(turn % 3):
-            face, _count = Counter(dice).most_common(1)[0]
-            held = [index for index, die in enumerate(dice) if die == face]
-            table.hold_only(held)
-            rolls.append(dice)
-            dice = table.roll()
-            assert [dice[index] for index in held] == [face] * len(held)
+        rolls, dice = table.roll_again_holding(turn % 3)
         if len(rolls) == 2:
             expect(table.page.locator("button.roll")).to_be_disabled()
         shown = table.score_preview(player, row, column)

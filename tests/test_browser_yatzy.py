@@ -173,16 +173,8 @@ def test_a_game_of_yatzy_for_two_with_virtual_dice(table: Table) -> None:
         player = shadow.current_player
         assert player is not None
         expect(table.turn_label()).to_have_text(f"{names[player]} to play")
-        rolls: list[list[int]] = []
-        dice = table.roll()
         # One, two or three rolls, holding the most common face between them.
-        for _ in range(turn % 3):
-            face, _count = Counter(dice).most_common(1)[0]
-            held = [index for index, die in enumerate(dice) if die == face]
-            table.hold_only(held)
-            rolls.append(dice)
-            dice = table.roll()
-            assert [dice[index] for index in held] == [face] * len(held)
+        rolls, dice = table.roll_again_holding(turn % 3)
         if len(rolls) == 2:
             expect(page.locator("button.roll")).to_be_disabled()
         # The page offers what the rules engine would score these dice in each open box;
