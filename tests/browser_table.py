@@ -84,7 +84,9 @@ class Table:
         """Do something that stores a change, and wait for the sheet that shows it."""
         version = self.version
         action()
-        expect(self.page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+        # Not ``expect``: it looks again only after 100, then 250, then 500 ms, and most
+        # answers come sooner; waiting for the selector looks at once and then every few ms.
+        self.page.wait_for_selector(f"#game[data-version='{version + 1}']", state="attached")
 
     # --- the sheet ------------------------------------------------------------------------
 

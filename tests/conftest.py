@@ -63,7 +63,14 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    return {**browser_context_args, "viewport": {"width": 390, "height": 844}}
+    # Reduced motion, as a phone set so: a tap waits until its target stops moving, and
+    # the dice's tumble and the buttons' transitions would add their time to every tap.
+    # The animations themselves are tested in their own context (test_browser_dice).
+    return {
+        **browser_context_args,
+        "viewport": {"width": 390, "height": 844},
+        "reduced_motion": "reduce",
+    }
 
 
 @pytest.fixture(scope="session")

@@ -59,7 +59,9 @@ def french() -> dict[str, Any]:
 
 @contextmanager
 def opened(browser: Browser, viewport: dict[str, int], **options: Any) -> Iterator[Page]:
-    context: BrowserContext = browser.new_context(viewport=viewport, **options)
+    context: BrowserContext = browser.new_context(
+        viewport=viewport, **{"reduced_motion": "reduce", **options}
+    )
     try:
         yield context.new_page()
     finally:

@@ -42,7 +42,7 @@ def contexts(browser: Browser) -> Iterator[Any]:
     opened: list[BrowserContext] = []
 
     def more(viewport: dict[str, int] = PHONE, **extra: Any) -> BrowserContext:
-        context = browser.new_context(viewport=viewport, **extra)
+        context = browser.new_context(viewport=viewport, **{"reduced_motion": "reduce", **extra})
         opened.append(context)
         return context
 

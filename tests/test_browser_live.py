@@ -27,7 +27,9 @@ def phones(browser: Browser) -> Iterator[Any]:
     opened = []
 
     def open_phone() -> Page:
-        context = browser.new_context(viewport={"width": 390, "height": 844})
+        context = browser.new_context(
+            viewport={"width": 390, "height": 844}, reduced_motion="reduce"
+        )
         opened.append(context)
         return context.new_page()
 

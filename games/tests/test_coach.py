@@ -8,6 +8,7 @@ outcome of the free dice. The solver must agree with it to 1e-9.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import cache
 from itertools import combinations, product
 
@@ -95,30 +96,35 @@ def brute_force(
         if column == "dry":
             values = {hand: max(values[hand], writes(hand, True)) for hand in ALL_HANDS}
         # The first roll: five dice, every ordered outcome.
-        value = sum(values[tuple(sorted(roll))] for roll in product(FACES, repeat=5)) / 6**5
+        value = sum(n * values[hand] for hand, n in outcomes(())) / 6**5
         memo[key] = value
         return value
 
     return remaining()
 
 
+@cache
+def outcomes(keep: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """The hands that rolling the dice not kept can give, each with its count among the
+    ordered outcomes of those dice (every outcome listed, once for the whole module)."""
+    rolls = product(FACES, repeat=5 - len(keep))
+    return tuple(Counter(tuple(sorted(keep + roll)) for roll in rolls).items())
+
+
+@cache
+def holds(hand: tuple[int, ...]) -> frozenset[tuple[int, ...]]:
+    """Every way to keep some of a hand's dice (its 32 subsets, alike ones counted once)."""
+    return frozenset(held for size in range(6) for held in combinations(hand, size))
+
+
 def reroll(after: dict) -> dict:
-    """Each hand's value before a reroll: the best of its 32 holds, every outcome listed."""
+    """Each hand's value before a reroll: the best of its holds, every outcome listed."""
 
     @cache
     def keep_value(keep: tuple[int, ...]) -> float:
-        free = 5 - len(keep)
-        outcomes = product(FACES, repeat=free)
-        return sum(after[tuple(sorted(keep + roll))] for roll in outcomes) / 6**free
+        return sum(n * after[hand] for hand, n in outcomes(keep)) / 6 ** (5 - len(keep))
 
-    return {
-        hand: max(
-            keep_value(tuple(sorted(held)))
-            for size in range(6)
-            for held in combinations(hand, size)
-        )
-        for hand in ALL_HANDS
-    }
+    return {hand: max(keep_value(held) for held in holds(hand)) for hand in ALL_HANDS}
 
 
 TINY_GAMES = [
