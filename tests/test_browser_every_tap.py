@@ -37,12 +37,12 @@ SYNC_MS = 3000
 
 
 @pytest.fixture
-def contexts(browser: Browser) -> Iterator[Any]:
+def contexts(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Any]:
     """New browser contexts (phones), each with its own cookies; all closed at the end."""
     opened: list[BrowserContext] = []
 
     def more(viewport: dict[str, int] = PHONE, **extra: Any) -> BrowserContext:
-        context = browser.new_context(viewport=viewport, **{"reduced_motion": "reduce", **extra})
+        context = browser.new_context(**{**browser_context_args, "viewport": viewport, **extra})
         opened.append(context)
         return context
 

@@ -23,13 +23,11 @@ pytestmark = [
 
 
 @pytest.fixture
-def phones(browser: Browser) -> Iterator[Any]:
+def phones(browser: Browser, browser_context_args: dict[str, Any]) -> Iterator[Any]:
     opened = []
 
     def open_phone() -> Page:
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844}, reduced_motion="reduce"
-        )
+        context = browser.new_context(**browser_context_args)
         opened.append(context)
         return context.new_page()
 
