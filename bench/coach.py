@@ -1,4 +1,4 @@
-"""`make bench`: the coach's review timings, with their budgets (issue 17 item 7).
+"""`make bench`: the coach's review timings, with their budgets (docs/performance.md).
 
 - one turn's analysis (a virtual-dice turn: two keeps and the box, from a sheet the
   advisor has not seen yet, so its turn is computed, not read from its cache): ≤ 5 ms;

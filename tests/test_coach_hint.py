@@ -1,4 +1,4 @@
-"""The coach's hint at the table (issue 17, item 5), and the roll history the review reads.
+"""The coach's hint at the table, and the roll history the review reads.
 
 The hint is asked for per phone (the Game menu's switch sets a cookie); it marks the box
 and the keep the advice API ranks first, and never writes anything.

@@ -1,4 +1,4 @@
-"""The sheet every phone of a table fetches after a change, rendered once (issue 24, item 4).
+"""The sheet every phone of a table fetches after a change, rendered once.
 
 After a change each phone asks for the game again (its poll, told by the event stream):
 the #game fragment that is the same for every phone is rendered by the first and kept in

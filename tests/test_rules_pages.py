@@ -194,7 +194,7 @@ def test_the_french_page_is_in_french(client: Client) -> None:
     with translation.override("fr"):
         for row in RULESETS["yahtzee"].scorers:
             assert boxes(html)[row]["label"] == labels.row_label("yahtzee", row)
-    # The players' words (DESIGN.md).
+    # The players' words: what people call the boxes at the table.
     for word in ("Brelan", "Carré", "Petite suite", "Grande suite", "Prime", "Barrer", "Joker"):
         assert word in html
     assert "Three of a kind" not in html
