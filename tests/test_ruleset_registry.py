@@ -27,7 +27,8 @@ from django.urls import reverse
 from games import models, services
 from games.rules import RULESETS, Option, RuleSet, register
 from games.rules.errors import N_
-from games.rules.rulesets import FaceSum, UpperBonus
+from games.rules.ruleset import UpperBonus
+from games.rules.scorers import FaceSum
 from games.rules.words import Text
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import Game, IllegalMove, Move, get_ruleset
-from games.rules.rulesets import UpperBonus
+from games.rules.ruleset import UpperBonus
 
 
 def solo(**options: object) -> Game:

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.rules import Game
-from games.rules.rulesets import UPPER_FACE
+from games.rules.ruleset import UPPER_FACE
 from games.tests.test_rules_properties import RULES, new_games, random_move
 
 

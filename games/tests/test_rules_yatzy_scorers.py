@@ -1,7 +1,7 @@
 """Scandinavian Yatzy's and Maxi Yatzy's boxes, as docs/rules.md gives them: known answers and
 Hypothesis properties of their scorers, on five dice and on six.
 
-The boxes are scored by the scorer classes of ``games.rules.rulesets`` below (``YATZY`` and
+The boxes are scored by the scorer classes of ``games.rules.scorers`` below (``YATZY`` and
 ``MAXI_YATZY``); once the registry holds the two rule sets, their own scorers are held to the
 same known answers.
 """
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.dice import ALL_HANDS, ALL_SIX_HANDS, FACES
-from games.rules.rulesets import (
-    RULESETS,
+from games.rules.rulesets import RULESETS
+from games.rules.scorers import (
     AlikeGroups,
     AlikeSum,
     DiceSum,
