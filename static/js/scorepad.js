@@ -367,11 +367,14 @@
 
 // The sheet by keyboard, a turn in four keys at most: Enter on a box opens its chooser with
 // the focus on its first value (the arrows or Space pick one, as radios do), Enter confirms,
-// and the focus then waits on the next player's first open box. A swap of the game removes
+// and the focus then waits on the next player's first action. A swap of the game removes
 // what had the focus: once htmx has readied the new content, it goes back to the same
-// control when the new page has it (a die, a mode, a box), else, after a key, to the first
-// open box. "Skip to the sheet" leads there too. Moves made after a key only: a tap leaves
-// the focus where the browser puts it.
+// control when the new page has it (Roll, a die, a mode, a box), else, after a key, to the
+// first action: Roll, the first die to type, the first open box's chooser. The focus never
+// lands on a would-be score by itself, where the next Enter (meant to roll or type a die
+// again) would write it: when none of these is left (the last roll, the last die), it waits
+// on the sheet, a Tab from the first box to score. "Skip to the sheet" leads to the first
+// open box. Moves made after a key only: a tap leaves the focus where the browser puts it.
 (function () {
   "use strict";
   var keyboard = false;
@@ -389,6 +392,14 @@
       "#game .sheet td.cell a.tap:not(.fix), #game .sheet td.cell button.tap.preview"
     );
   }
+  // What the player to play does first, none of it a write of a score: Roll, the first die
+  // to type, the first box whose chooser opens; else the sheet itself.
+  function firstAction() {
+    return document.querySelector("#panel button.roll:not(:disabled)") ||
+      document.querySelector("#panel form.faces button:not(:disabled)") ||
+      document.querySelector("#game .sheet td.cell a.tap:not(.fix)") ||
+      document.getElementById("sheet");
+  }
   function selectorOf(elt) {
     var cell = elt.closest("td.cell");
     if (cell) {
@@ -398,9 +409,12 @@
     }
     if (elt.id) return "#" + CSS.escape(elt.id);
     var form = elt.form || elt.closest("form");
-    if (!elt.name || !form || !form.getAttribute("action")) return null;
-    return 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] [name="' +
-      CSS.escape(elt.name) + '"][value="' + CSS.escape(elt.value) + '"]';
+    if (!form || !form.getAttribute("action")) return null;
+    var within = 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] ';
+    // A form's one button without a name (Roll): the same form's in the new page.
+    if (!elt.name) return elt.tagName === "BUTTON" ? within + "button:not([name])" : null;
+    return within + '[name="' + CSS.escape(elt.name) + '"][value="' + CSS.escape(elt.value) +
+      '"]';
   }
   function focusable(elt) {
     return elt && !elt.disabled && elt.getClientRects().length > 0;
@@ -427,8 +441,8 @@
     if (focusable(again)) {
       again.focus({ preventScroll: !keyboard });
     } else if (keyboard) {
-      var box = firstOpenBox();
-      if (box) box.focus();
+      var first = firstAction();
+      if (first) first.focus();
     }
   });
   // Enter on a value confirms it, whatever the browser does with Enter on a radio.
