@@ -52,7 +52,9 @@
 // once per version, so a copy that did arrive is answered like the first (or with the
 // conflict message if another phone wrote first). Until it is through, no other write
 // leaves (they would only be refused as out of date) and the polls wait. Polls that fail
-// back off from 2 s to 15 s and return to 2 s once answered.
+// back off from 2 s to 15 s and return to 2 s once answered. A network that returns (the
+// browser's online event) ends the back-off: the page asks at once, whatever it was waiting
+// for (the back-off was up to 15 s, with the stream open nothing else would ask before).
 (function () {
   "use strict";
   var queued = null; // {verb, path, values, elt}
@@ -60,6 +62,7 @@
   var retryDelay = 0;
   var pollFailures = 0;
   var nextPollAt = 0;
+  var returns = 0; // the network's returns (online events) so far
 
   function isWrite(config) {
     return config && config.verb && config.verb !== "get";
@@ -191,6 +194,7 @@
     if (isPoll(event.detail.elt)) {
       if (queued || Date.now() < nextPollAt) event.preventDefault();
       else if (streaming && !fromStream(config)) event.preventDefault();
+      else if (config) config.scorepadReturns = returns;
       return;
     }
     if (isWrite(config) && queued && !queued.sending) {
@@ -204,6 +208,9 @@
   function failed(event) {
     var config = event.detail && event.detail.requestConfig;
     if (isPoll(event.detail.elt)) {
+      // Sent before the network returned, it failed for want of it: the poll asked since
+      // (queued behind it) goes with no back-off.
+      if (config && config.scorepadReturns !== returns) return;
       pollFailures += 1;
       var wait = Math.min(15000, 2000 * Math.pow(2, pollFailures));
       nextPollAt = Date.now() + wait;
@@ -255,11 +262,15 @@
   });
 
   window.addEventListener("online", function () {
+    returns += 1;
     pollFailures = 0;
     nextPollAt = 0;
     if (queued) {
       banner(text("unsent"));
       resend();
+    } else if (document.querySelector(".poller")) {
+      // Marked as the stream's, so that it goes even while the stream says it is open.
+      htmx.trigger(document.body, "live");
     }
   });
   window.addEventListener("offline", function () {
