@@ -1,7 +1,7 @@
 """A turn by keyboard in Chromium, where a second Enter must never write a box: Enter on Roll
 keeps the focus on Roll, the last roll and the last die leave it on the sheet (one Tab from
 the first box to score), and after a score it waits on the next player's first action (Roll,
-the first die, the first open box)."""
+the first die, the first open box); a swap that took nothing away from it moves nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from browser_table import Table
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models
+from games import models, services
+from games.rules import Move
 
 pytestmark = pytest.mark.browser
 
@@ -91,3 +92,12 @@ def test_the_fifth_die_by_keyboard_scores_nothing_and_a_score_leads_to_the_first
     assert models.Entry.objects.count() == 1
     expect(page.locator("nav.strip [aria-current] .name")).to_have_text("Bob")
     expect(page.locator("form.faces button[name=face][value='1']")).to_be_focused()
+
+
+def test_another_phones_score_leaves_the_focus_where_it_was(table: Table) -> None:
+    page = table.page
+    game = table.start(["Ann", "Bob"], "yahtzee", starter=1)
+    page.keyboard.press("Shift")  # a key, with the focus nowhere in particular
+    services.record_turn(game.pk, Move(0, "ones", value=2), None)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
+    assert page.evaluate("document.activeElement === document.body")

@@ -390,6 +390,7 @@
   "use strict";
   var keyboard = false;
   var had = null; // the control that had the focus before a swap, as a selector
+  var lost = false; // the swap took away what had the focus
 
   document.addEventListener("keydown", function () {
     keyboard = true;
@@ -434,7 +435,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var focused = document.activeElement;
     var target = event.detail.target;
-    had = focused && target && target.contains(focused) ? selectorOf(focused) : null;
+    lost = Boolean(focused && focused !== document.body && target && target.contains(focused));
+    had = lost ? selectorOf(focused) : null;
   });
   // After the settle, not the swap: htmx readies the new content (its hx-post, its links)
   // only then, and a key sent to a control it has not readied yet would leave the page.
@@ -451,7 +453,8 @@
     var again = had && document.querySelector(had);
     if (focusable(again)) {
       again.focus({ preventScroll: !keyboard });
-    } else if (keyboard) {
+    } else if (keyboard && lost) {
+      // Only what a swap took away: a page whose focus was nowhere (a TV's) stays as it is.
       var first = firstAction();
       if (first) first.focus();
     }
