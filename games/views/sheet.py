@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import hint, models, services
+from games import hint, known, models, services
 from games.views import table
 from games.views.access import Access, find_game, remember, shown, with_access
 
@@ -28,10 +28,22 @@ def sheet_context(
 @with_access
 def sheet(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
+    wants_hint = request.GET.get(hint.COOKIE_PARAM)
     if request.htmx:
         response = table.cached_game(
             request, game.pk, game.version, table.newest(game), access.read_only
         ) or table.render_game(request, sheet_context(request, game, access))
+    elif (
+        wants_hint in (hint.ON, hint.OFF)
+        and not access.read_only
+        and known.opened_by_visitor(request)
+    ):
+        # The switch pressed as a plain form (before htmx was ready, or without JavaScript):
+        # the choice is kept below and the address drops it, or a reload would press the
+        # switch again over any choice made since through htmx, which leaves the address be.
+        rest = request.GET.copy()
+        del rest[hint.COOKIE_PARAM]
+        response = redirect(f"{request.path}?{rest.urlencode()}" if rest else request.path)
     else:
         response = render(request, table.GAME_TEMPLATE, sheet_context(request, game, access))
     # The choices this phone keeps (Secure, HttpOnly, the visitor's act only): the view on
@@ -39,7 +51,6 @@ def sheet(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRe
     remember(request, response, access)
     if request.GET.get("view") in ("table", "focus"):
         table._remember(request, response, table.VIEW_COOKIE, request.GET["view"])
-    wants_hint = request.GET.get(hint.COOKIE_PARAM)
     if not access.read_only and wants_hint in (hint.ON, hint.OFF):
         table._remember(request, response, hint.COOKIE, wants_hint)
     return response
