@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import labels
 from games.models import Game, Player
+from games.params import integer
 from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
@@ -92,10 +93,10 @@ class NewEveningForm(forms.Form):
         if starter == "random":
             first = random.SystemRandom().randrange(len(names))
         else:
-            try:
-                first = fields.index(int(starter))
-            except ValueError:
-                raise forms.ValidationError(_("The starting player needs a name.")) from None
+            seat = integer(starter)
+            if seat not in fields:
+                raise forms.ValidationError(_("The starting player needs a name."))
+            first = fields.index(seat)
         try:
             RulesGame.new(ruleset, names, options, first)
         except IllegalMove as error:

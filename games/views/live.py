@@ -31,17 +31,12 @@ from django.views.decorators.http import require_safe
 
 from games import live, models
 from games.views.access import Access, with_access
+from games.views.params import known
 
 logger = logging.getLogger(__name__)
 
 #: A comment line this often keeps proxies and phones from dropping an idle stream.
 KEEPALIVE_SECONDS = 15.0
-
-
-def _known(request: HttpRequest, name: str) -> int | None:
-    raw = request.headers.get("Last-Event-ID") if name == "v" else None
-    raw = raw or request.GET.get(name, "")
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
 def _event(name: str, data: dict[str, int] | None = None, version: int | str | None = None) -> str:
@@ -146,7 +141,7 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
     )
     if game is None:
         raise Http404("No such game.")
-    return _streaming(stream(game, number, _known(request, "v"), _known(request, "n")))
+    return _streaming(stream(game, number, known(request, "v"), known(request, "n")))
 
 
 @require_safe
