@@ -130,6 +130,9 @@ def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
 @require_safe
 @with_access
 async def events(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    # What the page says it shows, read first: under WSGI too, a number it cannot be
+    # answers as one the page never sent.
+    version, newest = known(request, "v"), known(request, "n")
     if not isinstance(request, ASGIRequest):
         # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
         # EventSource to stop, and the page keeps polling.
@@ -141,7 +144,7 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
     )
     if game is None:
         raise Http404("No such game.")
-    return _streaming(stream(game, number, known(request, "v"), known(request, "n")))
+    return _streaming(stream(game, number, version, newest))
 
 
 @require_safe
