@@ -251,6 +251,16 @@ CACHES = {
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 1000},
     },
+    # The rate limits' counters (games/limits.py), alone: nothing a client sends at will
+    # makes an entry here, so a full cache never drops a flooding client's counter. One
+    # entry per evening written in the last minute and per address that started an
+    # evening in the last hour; 20,000 (a few MB per worker) is far past the tables a
+    # server holds (deploy/nginx.conf sizes it for about 4,000 phones).
+    "limits": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "limits",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [
