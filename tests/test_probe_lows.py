@@ -4,16 +4,22 @@ one address holds a bounded number of event streams."""
 
 from __future__ import annotations
 
+import re
 import secrets
+from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
-from django.test import Client, override_settings
+from django.conf import settings as django_settings
+from django.test import AsyncClient, Client, override_settings
 from django.urls import reverse
 
 from games import known, limits, models
+from games.views import live as live_views
+from tests.evening_support import evening
 from tests.test_fuzz_http import url_patterns
+from tests.test_live import events_url, run
 
 pytestmark = pytest.mark.django_db
 
@@ -92,3 +98,80 @@ def test_posts_to_made_up_tokens_spend_no_counter(_clock: mock.Mock) -> None:
     # Each a 404, none over the limit: an unknown evening has nothing to protect.
     assert [client.post(made_up, {"clear": "1"}).status_code for _ in range(5)] == [404] * 5
     assert limits.wait_for("write", token, 1, 60) == 0
+
+
+# --- streams per address -----------------------------------------------------------------------
+
+#: Behind the proxy (TRUST_X_REAL_IP), as nginx names each client to the app.
+HOME = {"X-Real-IP": "198.51.100.7"}  # a household behind one NAT address
+NEIGHBOUR = {"X-Real-IP": "203.0.113.9"}
+
+
+def _stream_urls(game: models.Game) -> list[str]:
+    token, view = game.evening.token, game.evening.view_token
+    return [
+        events_url(game),
+        events_url(game, watch=True),
+        reverse("board_events", args=[token]),
+        reverse("watch_board_events", args=[view]),
+    ]
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(STREAMS_PER_ADDRESS=3, TRUST_X_REAL_IP=True)
+def test_one_address_holds_a_bounded_number_of_streams_and_its_neighbours_are_unharmed() -> None:
+    game = evening()
+    urls = _stream_urls(game)
+
+    async def scenario() -> None:
+        client = AsyncClient()
+
+        async def home(url: str, **headers: str) -> Any:
+            return await client.get(url, headers={**HOME, **headers})
+
+        held = [await home(url) for url in urls[:3]]
+        assert [response.status_code for response in held] == [200] * 3
+        for url in urls:  # the players' and the spectator's, a sheet's and the board's
+            refused = await home(url)
+            assert refused.status_code == 429
+            assert refused["Content-Type"].startswith("text/plain")
+            assert b"checks for changes every 2 s" in refused.content
+            assert refused["Retry-After"] == "60"
+        french = await home(urls[0], **{"Accept-Language": "fr"})
+        assert "toutes les 2 s" in french.content.decode()
+        # Another address streams as before, and the crowded one's pages still poll.
+        assert (await client.get(urls[0], headers=NEIGHBOUR)).status_code == 200
+        poll = reverse("poll", args=[game.evening.token, game.number])
+        assert (await home(f"{poll}?v={game.version}")).status_code == 204
+        # A page closed gives its place back.
+        held[0].close()
+        assert live_views.holders.held(HOME["X-Real-IP"]) == 2
+        assert (await home(urls[0])).status_code == 200
+
+    run(scenario)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(STREAMS_PER_ADDRESS=1, TRUST_X_REAL_IP=True)
+def test_a_refused_lookup_gives_its_place_back() -> None:
+    game = evening()
+
+    async def scenario() -> None:
+        client = AsyncClient()
+        missing = [f"/e/{game.evening.token}/g/9/events", "/s/nope/board/events"]
+        for url in missing:
+            assert (await client.get(url, headers=HOME)).status_code == 404
+        assert live_views.holders.held(HOME["X-Real-IP"]) == 0
+        assert (await client.get(events_url(game), headers=HOME)).status_code == 200
+
+    run(scenario)
+
+
+def test_nginx_holds_the_apps_number_of_streams_per_address() -> None:
+    site = (Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf").read_text()
+    events = re.search(r"location ~ \^/\[es\]/.*?events\$ \{(.*?)\n    \}", site, re.S)
+    assert events is not None
+    limit = re.search(r"limit_conn scorepad_streams (\d+);", events.group(1))
+    assert limit is not None and int(limit.group(1)) == django_settings.STREAMS_PER_ADDRESS
+    assert "limit_conn_status 429;" in events.group(1)
+    assert re.search(r"limit_conn_zone \$binary_remote_addr zone=scorepad_streams:", site)
