@@ -266,6 +266,19 @@ class RulesForm(forms.Form):
         ]
 
 
+class NumberField(forms.IntegerField):
+    """A whole number as a page prints it (``games.params.integer``): Django's own field
+    also takes other scripts' digits ('٣' is 3), signs and spaces."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = integer(value)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 class NextGameForm(RulesForm):
     """Who plays the evening's next game (the evening's players ticked, and a newcomer),
     and its rules."""
@@ -273,7 +286,7 @@ class NextGameForm(RulesForm):
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     #: The number of the evening's newest game as the page showed it: a game started since
     #: (on another phone) refuses the form rather than start one more after it.
-    after = forms.IntegerField(
+    after = NumberField(
         label=_("Last game shown"), min_value=1, required=False, widget=forms.HiddenInput
     )
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not

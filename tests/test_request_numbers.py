@@ -134,3 +134,16 @@ def test_a_review_turn_in_another_script_is_ignored() -> None:
     last = _page(client.get(url))
     assert _page(client.get(url, {"turn": "٠"})) == last
     assert _page(client.get(url, {"turn": "0"})) != last
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("after", ["١", "１", "9" * 5000])
+def test_the_next_games_form_refuses_a_game_number_in_other_digits(after: str) -> None:
+    game = evening()
+    play(game, best)
+    players = list(models.Player.objects.filter(evening=game.evening).values_list("pk", flat=True))
+    url = reverse("next_game", args=[game.evening.token])
+    response = Client().post(url, {"players": players, "after": after})
+    assert response.status_code == 422
+    assert "Last game shown: Enter a whole number." in response.content.decode()
+    assert models.Game.objects.filter(evening=game.evening).count() == 1
