@@ -175,3 +175,16 @@ def test_nginx_holds_the_apps_number_of_streams_per_address() -> None:
     assert limit is not None and int(limit.group(1)) == django_settings.STREAMS_PER_ADDRESS
     assert "limit_conn_status 429;" in events.group(1)
     assert re.search(r"limit_conn_zone \$binary_remote_addr zone=scorepad_streams:", site)
+
+
+@pytest.mark.django_db(transaction=True)
+@override_settings(STREAMS_PER_ADDRESS=0)
+def test_no_limit_on_streams_when_set_to_0() -> None:
+    game = evening()
+
+    async def scenario() -> None:
+        client = AsyncClient()
+        answers = [(await client.get(events_url(game))).status_code for _ in range(40)]
+        assert answers == [200] * 40
+
+    run(scenario)

@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
 import threading
 import weakref
 from collections import Counter
@@ -186,7 +187,8 @@ async def evening_stream(evening_id: int, catch_up: bool) -> AsyncIterator[str]:
 def _too_many(request: HttpRequest) -> HttpResponse | None:
     """The 429 for an address that holds all its streams (None: a place was taken for this
     request's stream, which ``_streaming`` hands to the response)."""
-    if holders.take(client_ip(request), settings.STREAMS_PER_ADDRESS):
+    most = settings.STREAMS_PER_ADDRESS or sys.maxsize  # 0: no limit, as the others
+    if holders.take(client_ip(request), most):
         return None
     # EventSource ignores the text; a person opening the URL reads it.
     text = _(
