@@ -91,8 +91,9 @@ holders = Holders()
 
 class _HeldStream(StreamingHttpResponse):
     """A stream that holds one of its address's places until the server is done with it:
-    Django's handler calls ``close()`` once the response ends (sent, cut or cancelled), and
-    a response dropped without it (a test's) gives its place back when collected."""
+    Django's handler calls ``close()`` once the response ends (sent, or cut by the client),
+    and a response dropped without it (a test's, a request cancelled at shutdown) gives its
+    place back when collected."""
 
     def hold(self, address: str) -> None:
         self._give_back = weakref.finalize(self, holders.give_back, address)
