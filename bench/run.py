@@ -91,6 +91,8 @@ def production_env(tmp: Path) -> dict[str, str]:
         # No rate limits (games/limits.py): they would refuse the scenarios' taps.
         DJANGO_WRITES_PER_MINUTE="0",
         DJANGO_NEW_EVENINGS_PER_HOUR="0",
+        # Nor streams per address: the push client holds every phone's from one address.
+        DJANGO_STREAMS_PER_ADDRESS="0",
         BENCH_TMP=str(tmp),
         PYTHONPATH=str(BASE_DIR),
     )

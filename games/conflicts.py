@@ -15,21 +15,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games import labels
+from games.params import integer
 from games.rules import Played
 from games.services import LoadedGame
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _claimed_cell(loaded: LoadedGame, post: Any) -> tuple[int, str, str] | None:
     """The player, column and row a score form names, if they exist in this game."""
     state = loaded.state
-    player = _int(post.get("player"))
+    player = integer(post.get("player"))
     row = post.get("row", "")
     column = post.get("column") or (state.columns[0] if len(state.columns) == 1 else None)
     if player is None or not 0 <= player < len(state.players):
@@ -45,7 +39,7 @@ def _same_choice(played: Played, choice: str) -> bool:
     if choice == "dice":
         return played.dice is not None and not played.crossed
     kind, _sep, number = choice.partition(":")
-    value = _int(number)
+    value = integer(number)
     if kind not in ("v", "y") or value is None or played.crossed or played.dice is not None:
         return False
     return played.value == value and played.move.yahtzee_bonus == (kind == "y")

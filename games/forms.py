@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import labels
 from games.models import Game, Player
+from games.params import integer
 from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
@@ -92,10 +93,10 @@ class NewEveningForm(forms.Form):
         if starter == "random":
             first = random.SystemRandom().randrange(len(names))
         else:
-            try:
-                first = fields.index(int(starter))
-            except ValueError:
-                raise forms.ValidationError(_("The starting player needs a name.")) from None
+            seat = integer(starter)
+            if seat not in fields:
+                raise forms.ValidationError(_("The starting player needs a name."))
+            first = fields.index(seat)
         try:
             RulesGame.new(ruleset, names, options, first)
         except IllegalMove as error:
@@ -265,6 +266,19 @@ class RulesForm(forms.Form):
         ]
 
 
+class NumberField(forms.IntegerField):
+    """A whole number as a page prints it (``games.params.integer``): Django's own field
+    also takes other scripts' digits ('٣' is 3), signs and spaces."""
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        number = integer(value)
+        if number is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return number
+
+
 class NextGameForm(RulesForm):
     """Who plays the evening's next game (the evening's players ticked, and a newcomer),
     and its rules."""
@@ -272,7 +286,7 @@ class NextGameForm(RulesForm):
     players = forms.TypedMultipleChoiceField(coerce=int, required=False)
     #: The number of the evening's newest game as the page showed it: a game started since
     #: (on another phone) refuses the form rather than start one more after it.
-    after = forms.IntegerField(
+    after = NumberField(
         label=_("Last game shown"), min_value=1, required=False, widget=forms.HiddenInput
     )
     # Not stripped by the field: spaces typed alone are a name left empty, said so, not

@@ -23,6 +23,8 @@ LIMIT = 50
 MAX_AGE = 400 * 86400  # the longest a browser keeps a cookie
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{43}")
 _SEPARATOR = "."  # not in the URL-safe alphabet, and needs no cookie quoting
+#: Set on a request that read tokens from the cookie (``tokens``): its page may print them.
+_READ = "scorepad_read_known_tokens"
 
 
 def tokens(request: HttpRequest) -> list[str]:
@@ -32,7 +34,17 @@ def tokens(request: HttpRequest) -> list[str]:
     for token in raw.split(_SEPARATOR):
         if _TOKEN.fullmatch(token) and token not in seen:
             seen.append(token)
+    if seen:
+        setattr(request, _READ, True)
     return seen[:LIMIT]
+
+
+def were_read(request: HttpRequest) -> bool:
+    """Whether this request read tokens from the browser's cookie: its answer may print
+    them (the home page, the evenings, a player's page), so it is this browser's own
+    (games.middleware.keep_token_pages_private keeps it out of caches). A browser that
+    knows no evening gets the public page, which any cache may keep (it varies on Cookie)."""
+    return getattr(request, _READ, False)
 
 
 #: Sec-Fetch-Site of a navigation the visitor made: from this site, or from no site at all

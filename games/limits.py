@@ -2,9 +2,15 @@
 
 Fixed windows: a counter per (what, who, minute) that expires with its window. Cheap
 (one cache ``incr``), forgiving (a burst is fine until the ceiling), and never stored
-anywhere else. With the default LocMemCache each gunicorn worker counts on its own, so
-the real ceiling is the limit times the workers: a backstop, not a precise quota. The
-shipped proxy (deploy/nginx.conf) holds the per-IP limits that count across workers.
+anywhere else. With a LocMemCache each gunicorn worker counts on its own, so the real
+ceiling is the limit times the workers: a backstop, not a precise quota. The shipped
+proxy (deploy/nginx.conf) holds the per-IP limits that count across workers.
+
+The counters have a cache of their own (``LIMITS``, settings.CACHES): a full cache drops
+entries, and in one shared with anything a client can fill at will, a flood of requests
+that each make an entry would push a flooding client's counter out and reset its limit.
+Nothing else is kept there, and a write is counted only once its answer shows it reached
+a real evening (not a 404): posts to made-up tokens make no entry at all.
 
 Not django-ratelimit: its decorator runs inside each view, after RefuseNul has read the
 body, and would be repeated on every write view where this middleware covers any URL with
@@ -21,7 +27,7 @@ import time
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import ngettext
@@ -29,6 +35,13 @@ from django.views.decorators.http import require_safe
 
 #: What the page nginx shows for its own limits says to wait (its rates refill in seconds).
 PROXY_WAIT = 10
+#: The counters' own cache (settings.CACHES).
+LIMITS = "limits"
+#: Answers of a write that never reached an evening: no such evening (or game), a body
+#: refused unread, a method the URL does not take. Not counted: anyone can send them.
+_NOT_REACHED = {400, 404, 405}
+#: Set on a write's request by ``process_view``: the evening token to count once answered.
+_TO_COUNT = "scorepad_write_to_count"
 
 
 def client_ip(request: HttpRequest) -> str:
@@ -52,18 +65,19 @@ def _key(scope: str, who: str, window: int) -> tuple[str, float]:
 
 def count(scope: str, who: str, window: int) -> None:
     key, _left = _key(scope, who, window)
-    if cache.add(key, 1, timeout=window + 1):
+    counters = caches[LIMITS]
+    if counters.add(key, 1, timeout=window + 1):
         return
     try:
-        cache.incr(key)
+        counters.incr(key)
     except ValueError:  # expired between add() and incr()
-        cache.add(key, 1, timeout=window + 1)
+        counters.add(key, 1, timeout=window + 1)
 
 
 def wait_for(scope: str, who: str, limit: int, window: int) -> int:
     """Seconds until ``who`` may try again (0: go ahead); counts nothing."""
     key, left = _key(scope, who, window)
-    return math.ceil(left) if (cache.get(key) or 0) >= limit else 0
+    return math.ceil(left) if (caches[LIMITS].get(key) or 0) >= limit else 0
 
 
 def spend(scope: str, who: str, limit: int, window: int) -> int:
@@ -103,13 +117,19 @@ class RateLimits:
     counted per evening token, not per address: a whole café shares one address, and
     `make load` plays its tables from 127.0.0.1; one evening is one table, which taps a
     few times a second at most, while a client flooding one evening meets its ceiling.
+    A write over the limit is refused before its view runs; one under it is counted once
+    answered, unless the answer shows no evening was reached (``_NOT_REACHED``).
     """
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        return self.get_response(request)
+        response = self.get_response(request)
+        token = getattr(request, _TO_COUNT, None)
+        if token is not None and response.status_code not in _NOT_REACHED:
+            count("write", token, 60)
+        return response
 
     def process_view(
         self, request: HttpRequest, view: Any, args: Any, kwargs: dict[str, Any]
@@ -122,5 +142,7 @@ class RateLimits:
             if settings.NEW_EVENINGS_PER_HOUR:
                 wait = spend("new", client_ip(request), settings.NEW_EVENINGS_PER_HOUR, 3600)
         elif "token" in kwargs and settings.WRITES_PER_MINUTE:
-            wait = spend("write", str(kwargs["token"]), settings.WRITES_PER_MINUTE, 60)
+            wait = wait_for("write", str(kwargs["token"]), settings.WRITES_PER_MINUTE, 60)
+            if not wait:
+                setattr(request, _TO_COUNT, str(kwargs["token"]))
         return too_many(request, wait) if wait else None

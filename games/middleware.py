@@ -19,7 +19,9 @@ and its kin answer an empty ``HttpResponseNotAllowed``, a blank page to whoever 
 Pages are compressed, event streams not (``GZipPages``).
 
 A page opened by a token (``keep_token_pages_private``) is kept out of every cache and every
-search index: its address is the only key to the evening.
+search index: its address is the only key to the evening. So is any page that read this
+browser's list of evenings (the home page, the evenings, a player's page): it prints their
+edit links.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from django.middleware.gzip import GZipMiddleware
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+
+from games import known
 
 NUL = "\x00"
 
@@ -98,7 +102,13 @@ def keep_token_pages_private(get_response: Callable[[HttpRequest], HttpResponse]
 
     Keyed on the URL's own token argument rather than a list of views: the sheet, the board,
     the review, the downloads, the spectator's pages and any page added under /e/ or /s/
-    later all get it, and a wrong token's 404 too."""
+    later all get it, and a wrong token's 404 too.
+
+    A page at a public URL that printed this browser's edit links (any that read the
+    ``known`` cookie, ``known.were_read``) gets the same ``Cache-Control``, not the noindex:
+    a cache must not keep one browser's list for the next, and the address itself is public.
+    Keyed on the read rather than on the views, as above: a page added later that lists
+    the browser's evenings is covered too."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
@@ -106,6 +116,8 @@ def keep_token_pages_private(get_response: Callable[[HttpRequest], HttpResponse]
         if match is not None and any(name in match.kwargs for name in TOKEN_ARGUMENTS):
             add_never_cache_headers(response)
             response["X-Robots-Tag"] = "noindex"
+        elif known.were_read(request):
+            add_never_cache_headers(response)
         return response
 
     return middleware

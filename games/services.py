@@ -24,6 +24,7 @@ from django.db.models import F, prefetch_related_objects
 from django.dispatch import Signal
 
 from games import live, models
+from games.params import integer
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, gamefile, next_starter
 from games.rules.errors import N_, Owner
@@ -949,10 +950,7 @@ def _renamed_elsewhere(player: models.Player, game: models.Game) -> None:
 
 
 def _position(raw: Any, seats: list[models.Seat]) -> int:
-    try:
-        position = int(raw)
-    except (TypeError, ValueError):
-        position = -1
-    if not 0 <= position < len(seats):
+    position = integer(raw)
+    if position is None or position >= len(seats):
         raise IllegalMove("players", N_("Unknown seat."))
     return position

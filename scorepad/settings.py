@@ -251,6 +251,16 @@ CACHES = {
         "TIMEOUT": 300,
         "OPTIONS": {"MAX_ENTRIES": 1000},
     },
+    # The rate limits' counters (games/limits.py), alone: nothing a client sends at will
+    # makes an entry here, so a full cache never drops a flooding client's counter. One
+    # entry per evening written in the last minute and per address that started an
+    # evening in the last hour; 20,000 (a few MB per worker) is far past the tables a
+    # server holds (deploy/nginx.conf sizes it for about 4,000 phones).
+    "limits": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "limits",
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -346,6 +356,14 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 5
 # writes at top speed). 0 turns one off.
 NEW_EVENINGS_PER_HOUR = envint("DJANGO_NEW_EVENINGS_PER_HOUR", 240)
 WRITES_PER_MINUTE = envint("DJANGO_WRITES_PER_MINUTE", 600)
+# Event streams one client address may hold open (games/views/live.py; nginx's limit_conn
+# on the streams holds the same number, deploy/nginx.conf). One open page holds one: a
+# household or a table behind one NAT address is up to 8 phones (the most players a game
+# seats), each with its sheet and perhaps the leaderboard in a second tab, and a TV on
+# the leaderboard, about 20; 32 leaves room for a second table in the same house and for
+# streams a phone dropped that the server has not yet noticed. Beyond it a page polls
+# every 2 s instead (the stream answers 429), so a crowded address slows, never breaks.
+STREAMS_PER_ADDRESS = envint("DJANGO_STREAMS_PER_ADDRESS", 32)
 
 SECURE_SSL_REDIRECT = envbool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)
 # Load balancers probe over plain HTTP (liveness and readiness, scorepad/views.py).

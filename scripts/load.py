@@ -1173,6 +1173,9 @@ def main() -> int:
         "DJANGO_ALLOWED_HOSTS": HOST,
         "DJANGO_STATIC_ROOT": static_root,
         "DJANGO_SETTINGS_MODULE": "scorepad.settings",
+        # Every watching phone's stream comes from STREAMS_FROM, one address: no limit on
+        # the streams one address holds (games/views/live.py).
+        "DJANGO_STREAMS_PER_ADDRESS": "0",
         "DATABASE_URL": database_url,
     }
     os.environ.update(env)

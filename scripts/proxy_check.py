@@ -19,9 +19,12 @@
    edit token in nginx's or gunicorn's access log (the path escaped or not).
 5. The event streams through nginx: each of 10 writes' events within 250 ms of sending the
    write, on a stream gzipped as a browser asks; the idle stream, 61 s on, still open, kept
-   alive and told of the next write; 1,000 streams held (one asyncio loop) while /healthz
-   and a sheet still answer 200 within 1 s (p99). The open-file limit is raised for this
-   script (and so the servers it starts), not in the code.
+   alive and told of the next write; 1,000 streams held (one asyncio loop, from as many
+   loopback addresses as the streams per address allow) while /healthz and a sheet still
+   answer 200 within 1 s (p99); then one address opens more streams than nginx lets it
+   hold (its limit_conn): exactly that many are held, the rest are refused 429, while
+   another address's pages and stream still answer 200. The open-file limit is raised for
+   this script (and so the servers it starts), not in the code.
 
 Prints the latency table and the checks; exits 1 if the proxy's /healthz p99 is 1 s or
 more, a check fails, or something does not start. Bounded (about 4 minutes), loopback
@@ -49,6 +52,8 @@ import tempfile
 import threading
 import time
 import zlib
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
@@ -86,6 +91,21 @@ EVENT_TAPS = 10
 IDLE_SECONDS = 61
 HELD_STREAMS = 1000
 PAGE_ROUNDS = 40
+#: The streams one address may hold, as deploy/nginx.conf says (its limit_conn), and how
+#: many more than that the crowded address tries to open.
+_LIMIT_CONN = re.search(r"limit_conn scorepad_streams (\d+);", NGINX_CONF.read_text())
+if _LIMIT_CONN is None:
+    raise SystemExit("deploy/nginx.conf has no limit_conn on its streams: update proxy_check.py")
+STREAMS_PER_ADDRESS = int(_LIMIT_CONN.group(1))
+OVER_THE_CAP = 8
+#: The crowded address (any 127.x.y.z reaches the loopback's nginx from its own address).
+CROWDED = "127.0.2.1"
+
+
+def held_from(index: int) -> str:
+    """The loopback address the ``index``-th held stream comes from: each holds its full
+    share of streams, no more."""
+    return f"127.0.1.{index // STREAMS_PER_ADDRESS + 1}"
 
 
 def free_port() -> int:
@@ -641,9 +661,13 @@ class HeldStreams:
     port: int
     path: str
     count: int
+    #: The address each stream comes from, by its index (the main one's by default).
+    source: Callable[[int], str] = lambda _index: HOST
     answered: int = 0
     refused: int = 0
     closed: int = 0
+    #: How many were refused with each status (0: no answer at all).
+    refusals: Counter[int] = field(default_factory=Counter)
     _loop: asyncio.AbstractEventLoop | None = None
     _stop: asyncio.Event | None = None
     _thread: threading.Thread | None = None
@@ -659,19 +683,26 @@ class HeldStreams:
         self._stop = asyncio.Event()
         # No more than 50 handshakes at once: a crowd's phones arrive over some seconds.
         opening = asyncio.Semaphore(50)
-        pending = [asyncio.create_task(self._one(opening)) for _ in range(self.count)]
+        pending = [
+            asyncio.create_task(self._one(opening, self.source(index)))
+            for index in range(self.count)
+        ]
         await self._stop.wait()
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
 
-    async def _one(self, opening: asyncio.Semaphore) -> None:
+    async def _one(self, opening: asyncio.Semaphore, source: str) -> None:
         writer = None
         try:
             async with opening:
                 reader, writer = await asyncio.wait_for(
                     asyncio.open_connection(
-                        HOST, self.port, ssl=TLS, server_hostname="scores.example.com"
+                        HOST,
+                        self.port,
+                        ssl=TLS,
+                        server_hostname="scores.example.com",
+                        local_addr=(source, 0),
                     ),
                     30,
                 )
@@ -682,6 +713,9 @@ class HeldStreams:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
             if not head.startswith(b"HTTP/1.1 200"):
                 self.refused += 1
+                self.refusals[int(head.split(b" ", 2)[1])] += 1
+                if self.answered + self.refused == self.count:
+                    self._ready.set()
                 return
             self.answered += 1
             if self.answered + self.refused == self.count:
@@ -693,6 +727,7 @@ class HeldStreams:
             raise
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ssl.SSLError):
             self.refused += 1
+            self.refusals[0] += 1
             if self.answered + self.refused == self.count:
                 self._ready.set()
         finally:
@@ -779,7 +814,7 @@ def stream_checks(
     # HELD_STREAMS phones on one game, while other phones open pages.
     paths = ("/healthz", table.sheet)
     before, before_failed = page_latencies(port, paths, PAGE_ROUNDS)
-    held = HeldStreams(port, table.events_path(), HELD_STREAMS)
+    held = HeldStreams(port, table.events_path(), HELD_STREAMS, held_from)
     started = time.monotonic()
     held.open()
     opened_in = time.monotonic() - started
@@ -803,7 +838,39 @@ def stream_checks(
             during_failed == 0 and before_failed == 0 and p99_during < BUDGET_P99,
         )
     )
+    checks += crowded_address_checks(port, table)
     return checks
+
+
+def crowded_address_checks(port: int, table: Table) -> list[tuple[str, bool]]:
+    """One address opens OVER_THE_CAP streams more than nginx lets it hold: exactly
+    STREAMS_PER_ADDRESS are held and the others refused 429, while another address's
+    pages and stream answer as before."""
+    trying = STREAMS_PER_ADDRESS + OVER_THE_CAP
+    crowd = HeldStreams(port, table.events_path(), trying, lambda _index: CROWDED)
+    crowd.open()
+    during, failed = page_latencies(port, ("/healthz", table.sheet), PAGE_ROUNDS // 4)
+    other = EventStream(port, table.events_path())
+    other_status = other.status
+    other.close()
+    still = crowd.answered - crowd.closed
+    crowd.close()
+    return [
+        (
+            f"one address opening {trying} streams through nginx: {crowd.answered} held "
+            f"(limit_conn {STREAMS_PER_ADDRESS}), {still} still open, refused "
+            f"{dict(crowd.refusals)} (status: count)",
+            crowd.answered == STREAMS_PER_ADDRESS
+            and still == STREAMS_PER_ADDRESS
+            and crowd.refusals == Counter({429: OVER_THE_CAP}),
+        ),
+        (
+            f"... meanwhile another address: /healthz and the sheet answer 200 ({failed} not "
+            f"of {len(during)}, p99 {percentile(during, 0.99) * 1000:.0f} ms), its stream "
+            f"{other_status}",
+            failed == 0 and percentile(during, 0.99) < BUDGET_P99 and other_status == 200,
+        ),
+    ]
 
 
 # --- the run --------------------------------------------------------------------------------------

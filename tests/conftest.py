@@ -28,14 +28,19 @@ def _fresh_cache() -> Iterator[None]:
     """The rate limits count in Django's cache (games/limits.py): each test starts from
     nothing counted, so the suite's many evenings from 127.0.0.1 never add up; and from no
     page rendered, so no test is answered with another's (the tests' databases give the
-    same pks and versions again)."""
+    same pks and versions again). Nor does any event stream a test left open hold one of
+    its address's places (a server closes each response; a test client does not)."""
     from django.core.cache import caches
+
+    from games.views.live import holders
 
     for cache in caches.all():
         cache.clear()
+    holders.clear()
     yield
     for cache in caches.all():
         cache.clear()
+    holders.clear()
 
 
 def chromium_path() -> str:

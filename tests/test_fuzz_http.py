@@ -6,6 +6,9 @@ cells, columns, choices, dice, names, tokens — sent as multipart, url-encoded 
 raw bodies, some huge, some not UTF-8. The answer must be a 4xx with a message,
 or a redirect/200 for a legitimate action; never a 500. When it is a 4xx, the
 database must be exactly as before. Read-only URLs get fuzzed query strings.
+Every number a request carries (a field, a query parameter, the ``Last-Event-ID`` header
+every request may bring) is drawn from other scripts' digits and 5,000-digit numbers too:
+what ``str.isdigit()`` passes and ``int()`` refuses or misreads.
 
 FUZZ_EXAMPLES sets the examples per write endpoint (its default, ``FUZZ_EXAMPLES`` below,
 is what `make test` sends to each); e.g. FUZZ_EXAMPLES=20 for a quick run.
@@ -188,7 +191,14 @@ ints = st.one_of(
     st.integers(),
     st.sampled_from([2**31, 2**63, -(2**63) - 1, 10**40]),
 )
-int_texts = st.one_of(ints.map(str), texts)
+#: Numbers to str.isdigit() that no page prints: superscripts (int() refuses them),
+#: other scripts' digits (int() takes them), and 5,000 digits (past int()'s limit).
+not_ascii_numbers = st.one_of(
+    st.sampled_from(["²", "٣", "５", "¹²", "۱۲", "٠"]),
+    st.text(alphabet=st.characters(categories=["Nd", "No"]), min_size=1, max_size=6),
+    st.sampled_from(["9" * 5000, "1" + "0" * 4999]),
+)
+int_texts = st.one_of(ints.map(str), not_ascii_numbers, texts)
 
 
 def choices() -> st.SearchStrategy[str]:
@@ -211,7 +221,7 @@ def field_values(name: str, game: models.Game) -> st.SearchStrategy[Any]:
     if name == "player":
         # What sheets print (a seat, "" once the game is over), then anything.
         return st.one_of(st.sampled_from(["", "0", "1", "2"]), int_texts)
-    if name in ("seat", "face", "slot", "index", "columns", "starter", "n"):
+    if name in NUMBERS:
         return int_texts
     if name == "row":
         return st.one_of(st.sampled_from(ROWS), texts)
@@ -235,6 +245,10 @@ def field_values(name: str, game: models.Game) -> st.SearchStrategy[Any]:
         return st.one_of(st.sampled_from(["/", "//evil.example/", "https://evil.example/"]), texts)
     return texts
 
+
+#: Every field and query parameter that a view reads as a number.
+NUMBERS = ("seat", "face", "slot", "index", "used", "columns", "starter", "n", "p", "turn")
+NUMBERS += ("remove", "page")
 
 FIELDS = [
     "version",
@@ -261,6 +275,12 @@ FIELDS = [
     "starter",
     "language",
     "next",
+    "used",
+    "p",
+    "turn",
+    "remove",
+    "page",
+    "view",
     *[f"player_{n}" for n in range(1, 10)],
 ]
 
@@ -350,10 +370,14 @@ def plain(draw: st.DrawFn, name: str, version: str) -> dict[str, Any]:
 @st.composite
 def form(draw: st.DrawFn, game: models.Game, name: str = "") -> dict[str, Any]:
     """A plausible form, a mutated one (fields dropped, replaced, added) or a random one."""
-    how = draw(st.sampled_from(["plausible", "mutated", "mutated", "random"]))
+    how = draw(st.sampled_from(["plausible", "mutated", "mutated", "random", "numbers"]))
     data = plausible(draw, name, game) if how != "random" else {}
     if how == "plausible":
         return data
+    if how == "numbers":
+        # The page's own request, each of its numbers one that str.isdigit() passes.
+        numbers = [key for key in data if key in (*NUMBERS, "version", "v", "player")]
+        return data | {key: draw(not_ascii_numbers) for key in numbers}
     for key in draw(st.lists(st.sampled_from(sorted(data) or ["version"]), max_size=2)):
         data.pop(key, None)
     for key in draw(st.lists(st.sampled_from(FIELDS), max_size=4 if data else 10, unique=True)):
@@ -408,6 +432,16 @@ def request_body(draw: st.DrawFn, game: models.Game, name: str) -> tuple[Any, st
     if kind == "urlencoded":
         return urlencode(data, doseq=True), FORM
     return data, None
+
+
+def _as_header(value: Any) -> str:
+    """A header's value as a server decodes its bytes (Latin-1): "²" is the one byte 0xB2,
+    what Latin-1 lacks is sent as UTF-8 ("٣" arrives as "Ù£")."""
+    text = _utf8_safe(value[0] if isinstance(value, list) else value)
+    try:
+        return text.encode("latin-1").decode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8").decode("latin-1")
 
 
 def kwargs_for(pattern: URLPattern, game: models.Game) -> dict[str, Any]:
@@ -494,6 +528,11 @@ def test_it_never_answers_a_fuzzed_request_with_a_server_error(
     def run(data: st.DataObject) -> None:
         game, path = data.draw(target(name, tables))
         headers = {"HX-Request": "true"} if data.draw(st.booleans()) else {}
+        last_id = data.draw(st.one_of(st.none(), not_ascii_numbers, field_values("v", game)))
+        if last_id is not None:
+            # An event stream's reconnection (any page may be sent one): the bytes a
+            # server reads, as Latin-1 ("²" alone is the byte 0xB2).
+            headers["Last-Event-ID"] = _as_header(last_id)
         client = Client()
         before = snapshot()
         if writes:

@@ -120,10 +120,3 @@ def remember(
 
 def percent(rate: float | None) -> int | None:
     return None if rate is None else round(rate * 100)
-
-
-def int_param(value: str | None, default: int) -> int:
-    try:
-        return int(value) if value is not None else default
-    except ValueError:
-        return default

@@ -11,6 +11,13 @@ event carries numbers only: never a token.
 A game that is over and no longer the evening's newest has nothing more to say but a rare
 correction: its stream ends with a ``closed`` event, and its page goes back to polling.
 
+One client address holds at most ``settings.STREAMS_PER_ADDRESS`` streams in this process
+(settings.py says why that many): each holds a connection and a task for as long as its
+page is open, so a client opening streams by the thousand would hold the server's. Beyond
+it a stream is refused 429 in a line of text: the page's EventSource fails, the page polls
+every 2 s as it does without a stream, and htmx's SSE extension tries the stream again
+later (its back-off doubling to a minute).
+
 The leaderboard (and its big screen) holds its evening's stream: a ``changed`` event for
 every change of any of its games, on which it asks for itself again (204 if its tally and
 current game are as it shows them).
@@ -21,27 +28,81 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sys
+import threading
+import weakref
+from collections import Counter
 from collections.abc import AsyncIterator
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import live, models
+from games.limits import client_ip
 from games.views.access import Access, with_access
+from games.views.params import known
 
 logger = logging.getLogger(__name__)
 
 #: A comment line this often keeps proxies and phones from dropping an idle stream.
 KEEPALIVE_SECONDS = 15.0
+#: Retry-After of a stream refused for its address (htmx's SSE extension retries on its
+#: own back-off: this says only when a place may be free).
+TOO_MANY_STREAMS_RETRY = 60
 
 
-def _known(request: HttpRequest, name: str) -> int | None:
-    raw = request.headers.get("Last-Event-ID") if name == "v" else None
-    raw = raw or request.GET.get(name, "")
-    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+class Holders:
+    """The event streams this process holds, counted by client address."""
+
+    def __init__(self) -> None:
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, address: str, most: int) -> bool:
+        """One more stream for ``address``, if it holds fewer than ``most``."""
+        with self._lock:
+            if self._held[address] >= most:
+                return False
+            self._held[address] += 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            self._held[address] -= 1
+            if self._held[address] <= 0:
+                del self._held[address]
+
+    def held(self, address: str) -> int:
+        with self._lock:
+            return self._held[address]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._held.clear()
+
+
+holders = Holders()
+
+
+class _HeldStream(StreamingHttpResponse):
+    """A stream that holds one of its address's places until the server is done with it:
+    Django's handler calls ``close()`` once the response ends (sent, or cut by the client),
+    and a response dropped without it (a test's, a request cancelled at shutdown) gives its
+    place back when collected."""
+
+    def hold(self, address: str) -> None:
+        self._give_back = weakref.finalize(self, holders.give_back, address)
+
+    def close(self) -> None:
+        super().close()
+        give_back = getattr(self, "_give_back", None)
+        if give_back is not None:
+            give_back()  # once: a finalize called again does nothing
 
 
 def _event(name: str, data: dict[str, int] | None = None, version: int | str | None = None) -> str:
@@ -124,8 +185,24 @@ async def evening_stream(evening_id: int, catch_up: bool) -> AsyncIterator[str]:
             yield _event("changed", version="e")
 
 
-def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(events, content_type="text/event-stream")
+def _too_many(request: HttpRequest) -> HttpResponse | None:
+    """The 429 for an address that holds all its streams (None: a place was taken for this
+    request's stream, which ``_streaming`` hands to the response)."""
+    most = settings.STREAMS_PER_ADDRESS or sys.maxsize  # 0: no limit, as the others
+    if holders.take(client_ip(request), most):
+        return None
+    # EventSource ignores the text; a person opening the URL reads it.
+    text = _(
+        "Too many live pages from this address: this page checks for changes every 2 s instead."
+    )
+    response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(TOO_MANY_STREAMS_RETRY)
+    return response
+
+
+def _streaming(request: HttpRequest, events: AsyncIterator[str]) -> StreamingHttpResponse:
+    response = _HeldStream(events, content_type="text/event-stream")
+    response.hold(client_ip(request))
     response["Cache-Control"] = "no-store"
     # nginx passes the stream on as it comes, not buffered (deploy/nginx.conf says so too).
     response["X-Accel-Buffering"] = "no"
@@ -135,18 +212,28 @@ def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
 @require_safe
 @with_access
 async def events(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+    # What the page says it shows, read first: under WSGI too, a number it cannot be
+    # answers as one the page never sent.
+    version, newest = known(request, "v"), known(request, "n")
     if not isinstance(request, ASGIRequest):
         # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
         # EventSource to stop, and the page keeps polling.
         return HttpResponse(status=204)
-    game = (
-        await models.Game.objects.filter(**access.lookup, number=number)
-        .values_list("pk", flat=True)
-        .afirst()
-    )
-    if game is None:
-        raise Http404("No such game.")
-    return _streaming(stream(game, number, _known(request, "v"), _known(request, "n")))
+    refused = _too_many(request)  # before the database: a refusal costs nothing
+    if refused is not None:
+        return refused
+    try:
+        game = (
+            await models.Game.objects.filter(**access.lookup, number=number)
+            .values_list("pk", flat=True)
+            .afirst()
+        )
+        if game is None:
+            raise Http404("No such game.")
+    except BaseException:
+        holders.give_back(client_ip(request))
+        raise
+    return _streaming(request, stream(game, number, version, newest))
 
 
 @require_safe
@@ -154,13 +241,21 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
 async def board_events(request: HttpRequest, access: Access) -> HttpResponse:
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
+    refused = _too_many(request)
+    if refused is not None:
+        return refused
     field = "view_token" if access.read_only else "token"
-    evening = (
-        await models.Evening.objects.filter(**{field: access.token})
-        .values_list("pk", flat=True)
-        .afirst()
-    )
-    await sync_to_async(_release)()  # the evening's stream reads nothing more
-    if evening is None:
-        raise Http404("No such evening.")
-    return _streaming(evening_stream(evening, "Last-Event-ID" in request.headers))
+    try:
+        evening = (
+            await models.Evening.objects.filter(**{field: access.token})
+            .values_list("pk", flat=True)
+            .afirst()
+        )
+        await sync_to_async(_release)()  # the evening's stream reads nothing more
+        if evening is None:
+            raise Http404("No such evening.")
+    except BaseException:
+        holders.give_back(client_ip(request))
+        raise
+    catch_up = "Last-Event-ID" in request.headers
+    return _streaming(request, evening_stream(evening, catch_up))

@@ -17,9 +17,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from games import charts, coaching, hint, labels, models, services, tally
+from games.params import MOST, integer
 from games.sheet import build, describe_turn
 from games.views import table
-from games.views.access import Access, find_game, int_param, shown, with_access
+from games.views.access import Access, find_game, shown, with_access
+from games.views.params import focus as asked_focus
 
 
 @require_safe
@@ -48,7 +50,8 @@ def review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpR
 
 def _turn(request: HttpRequest, count: int) -> int:
     """The step asked for (``?turn=``): after the last turn unless said."""
-    return min(max(int_param(request.GET.get("turn"), count), 0), count)
+    turn = integer(request.GET.get("turn"), least=-MOST)
+    return count if turn is None else min(max(turn, 0), count)
 
 
 def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
@@ -58,7 +61,7 @@ def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
     ("Tonight")."""
     loaded = services.load(game)
     view = request.GET.get("view")
-    focus = int_param(request.GET.get("p"), -1)
+    focus = asked_focus(request)
     return ":".join(
         (
             "review",
@@ -66,7 +69,7 @@ def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
             str(game.version),
             str(_turn(request, loaded.turns)),
             view if view in ("table", "focus") else "-",
-            str(focus) if 0 <= focus < len(loaded.seats) else "-",
+            str(focus) if focus is not None and focus < len(loaded.seats) else "-",
             get_language(),
             "watch" if access.read_only else "edit",
             "coach" if hint.available(game.ruleset, game.options) else "-",
@@ -81,12 +84,12 @@ def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) 
     seats, entries = coaching.read(game)
     count = len(entries)
     turn = _turn(request, count)
-    focus = int_param(request.GET.get("p"), -1)
+    focus = asked_focus(request)
     then: dict[str, Any] = {}
 
     def step_reached(state: services.RulesGame) -> None:
         # The sheet as it stood after ``turn`` turns, read off the engine on its way.
-        then["sheet"] = build(state, None, request.GET.get("view"), focus if focus >= 0 else None)
+        then["sheet"] = build(state, None, request.GET.get("view"), focus)
         then["last"] = state.played[-1] if state.played else None
 
     # One replay: the final game, each player's running totals, and the step's sheet.

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import hint, known, models, services
-from games.views import table
+from games.views import params, table
 from games.views.access import Access, find_game, remember, shown, with_access
 
 
@@ -49,8 +49,8 @@ def sheet(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRe
     # The choices this phone keeps (Secure, HttpOnly, the visitor's act only): the view on
     # either link; the evening and the coach's hint only on the players' (never a spectator's).
     remember(request, response, access)
-    if request.GET.get("view") in ("table", "focus"):
-        table._remember(request, response, table.VIEW_COOKIE, request.GET["view"])
+    if request.GET.get("view") in params.VIEWS:
+        table._remember(request, response, params.VIEW_COOKIE, request.GET["view"])
     if not access.read_only and wants_hint in (hint.ON, hint.OFF):
         table._remember(request, response, hint.COOKIE, wants_hint)
     return response
@@ -70,9 +70,9 @@ def poll(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpRes
     state = services.poll_state(number, access.token, access.read_only)
     if state is None:
         raise Http404
-    known_newest = request.GET.get("n", "")
-    newer = known_newest.isdigit() and state.newest > int(known_newest)
-    if newer and state.finished and int(known_newest) == number:
+    known_newest = params.known(request, "n")
+    newer = known_newest is not None and state.newest > known_newest
+    if newer and state.finished and known_newest == number:
         messages.info(
             request,
             _("Game %(number)d has started on another phone: here it is.")

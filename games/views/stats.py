@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
 from games import charts, coaching, known, labels, models, services, tally
+from games.params import integer
 from games.views import table
 from games.views.access import Access, percent
 from games.views.board import lost_per_turn
@@ -31,7 +32,8 @@ def known_evenings(request: table.HtmxHttpRequest) -> Any:
 
 @require_safe
 def history(request: table.HtmxHttpRequest) -> HttpResponse:
-    page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(request.GET.get("page"))
+    asked = integer(request.GET.get("page"))  # None: the first page
+    page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(asked)
     evenings = list(page.object_list)
     games = tally.load_games(
         models.Game.objects.filter(evening__in=[e.pk for e in evenings]).order_by(

@@ -6,7 +6,6 @@ Every action is a plain form or link; with htmx the same URL answers with the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -26,16 +25,20 @@ from django_htmx.middleware import HtmxDetails
 
 from games import conflicts, hint, known, labels, live, models, services
 from games.forms import NewEveningForm, RenameForm, RulesForm
+from games.params import integer as _int
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, get_ruleset
 from games.rules.errors import N_
 from games.sheet import GameUrls, build, describe_turn, explain
+from games.views.params import focus as _focus
+from games.views.params import seen as _seen
+from games.views.params import version as _version
+from games.views.params import view as _view
 
 GAME_TEMPLATE = "games/game.html"
 #: What htmx swaps: the whole game (#game), or the panel under the sheet (#panel).
 GAME_PARTIAL = "games/partials/game.html"
 PANEL_PARTIAL = "games/partials/panel.html"
-VIEW_COOKIE = "sheet_view"
 #: The cache of rendered #game fragments (settings.CACHES).
 FRAGMENTS = "fragments"
 
@@ -52,52 +55,6 @@ def _get_game(token: str, number: int) -> models.Game:
     if game is None:
         raise Http404("No such game.")
     return game
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
-
-
-#: A version as the sheet printed it: ASCII digits, and no game reaches ten of them
-#: (int() alone takes signs, spaces, underscores, other scripts' digits, 4,300 digits).
-_VERSION = re.compile(r"[0-9]{1,9}")
-
-
-def _version(request: HttpRequest) -> int | None:
-    """The version the phone saw, or None if the form sent none that a sheet could show."""
-    raw = request.POST.get("version", "")
-    return int(raw) if _VERSION.fullmatch(raw) else None
-
-
-#: A seat as the sheet prints it (at most 8 players), or "" once no one is to play.
-_SEAT = re.compile(r"[0-9]{1,2}|")
-
-
-def _seen(request: HttpRequest) -> services.Seen | None:
-    """What the phone showed when it sent this request: the version and the player to play
-    (a write's ``version`` and ``player`` fields; a chooser's ``v`` and ``player`` query),
-    or None if the request does not say both as a sheet prints them."""
-    data = request.POST if request.method == "POST" else request.GET
-    version = data.get("version" if request.method == "POST" else "v", "")
-    player = data.get("player")
-    if player is None or not _VERSION.fullmatch(version) or not _SEAT.fullmatch(player):
-        return None
-    return services.Seen(int(version), int(player) if player else None)
-
-
-def _view(request: HttpRequest) -> str | None:
-    """The sheet's view this phone asked for (its link, else its cookie), if a known one."""
-    view = request.GET.get("view") or request.COOKIES.get(VIEW_COOKIE)
-    return view if view in ("table", "focus") else None
-
-
-def _focus(request: HttpRequest) -> int | None:
-    """The player the focus view shows (``?p=``, the players' strip), as a seat."""
-    seat = request.GET.get("p", "")
-    return int(seat) if seat and _SEAT.fullmatch(seat) else None
 
 
 def newest(game: models.Game) -> int:
