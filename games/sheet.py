@@ -166,6 +166,12 @@ class Sheet:
     #: The game keeps each player's unused rolls for their later turns (Maxi Yatzy).
     saving_rolls: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: The game plays the Joker (a house rule may turn it off); what its J mark stands for.
+    joker: bool = False
+    joker_mark: str = ""
+    #: Value mode's choice of five alike again: its heading and each value's bonus ("+100").
+    five_alike_offer: str = ""
+    five_alike_chip: str = ""
 
     @property
     def current_name(self) -> str | None:
@@ -293,6 +299,7 @@ def build(
             first.saved_rolls = game.saved_rolls(player)
 
     key = game.ruleset.key
+    offer, chip = labels.five_alike_offer(key, game.options)
     rows = []
     for row in game.rows:
         section = game.ruleset.section(row)
@@ -338,6 +345,10 @@ def build(
         dice=game.dice,
         saving_rolls=game.saving,
         previews=previews,
+        joker=game.ruleset.joker_on(game.options),
+        joker_mark=labels.joker_mark(),
+        five_alike_offer=offer,
+        five_alike_chip=chip,
     )
 
 

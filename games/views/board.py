@@ -50,6 +50,10 @@ def _board_context(
         # Why a line shows "—" for its points lost per turn, each reason once.
         "lost_notes": sorted({row.lost_why for row in rows if row.lost_why}),
         "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
+        # The threshold the counted games play for (84 on Maxi Yatzy, a house rule's 60).
+        "bonuses_title": labels.upper_bonuses_title(
+            (g.record.ruleset, g.record.options) for g in board.finished or board.games
+        ),
         "points_split": [(key, labels.ruleset_short(key)) for key in split],
         "finished_count": finished,
         "finished_text": ngettext(
