@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 
-from games import labels
+from games import labels, rulebook
 from games.rules import Game, IllegalMove, Played
 from games.rules.errors import Owner
 from games.rules.rulesets import Column
@@ -169,6 +169,8 @@ class Sheet:
     #: The game plays the Joker (a house rule may turn it off); what its J mark stands for.
     joker: bool = False
     joker_mark: str = ""
+    #: The rules page of this game: its rule set with its house rules.
+    rules_url: str = ""
     #: Value mode's choice of five alike again: its heading and each value's bonus ("+100").
     five_alike_offer: str = ""
     five_alike_chip: str = ""
@@ -300,6 +302,8 @@ def build(
 
     key = game.ruleset.key
     offer, chip = labels.five_alike_offer(key, game.options)
+    rules_query = rulebook.rules_query(game.ruleset, game.options)
+    rules_url = f"{reverse('rules_ruleset', args=[key])}?{rules_query}"
     rows = []
     for row in game.rows:
         section = game.ruleset.section(row)
@@ -348,6 +352,7 @@ def build(
         joker=game.ruleset.joker_on(game.options),
         joker_mark=labels.joker_mark(),
         five_alike_offer=offer,
+        rules_url=rules_url,
         five_alike_chip=chip,
     )
 
