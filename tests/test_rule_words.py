@@ -42,7 +42,8 @@ def template_words(html: str) -> list[str]:
 
 def test_no_template_writes_a_rules_word_or_number() -> None:
     found = [
-        f"{path.relative_to(TEMPLATES)}: {match[0]!r} in {words[max(0, match.start() - 30) : match.end() + 30]!r}"
+        f"{path.relative_to(TEMPLATES)}: {match[0]!r} in "
+        f"{words[max(0, match.start() - 30) : match.end() + 30]!r}"
         for path in sorted(TEMPLATES.rglob("*.html"))
         for words in template_words(path.read_text())
         for match in RULE_WORDS.finditer(words)
