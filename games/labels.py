@@ -126,6 +126,30 @@ def joker_mark() -> str:
     return gettext("Joker")
 
 
+def joker_legend(ruleset: str) -> str:
+    """The sheet's legend of its J: what a box scored with the Joker is."""
+    return gettext(
+        "J: scored with the Joker (five alike again, the %(box)s box already written)."
+    ) % {"box": row_label(ruleset, "five_of_a_kind")}
+
+
+def joker_forced(ruleset: str, upper: str | None) -> str:
+    """Why five alike again go in one box (``upper``, their face's) or the lower boxes: the
+    Joker, which the sheet applies without a word otherwise."""
+    words = {"box": row_label(ruleset, "five_of_a_kind")}
+    if upper is not None:
+        return gettext(
+            "Joker: five alike again, with the %(box)s box written, go in %(row)s while it is open."
+        ) % {**words, "row": row_label(ruleset, upper)}
+    return (
+        gettext(
+            "Joker: five alike again, with the %(box)s box written, go in an open lower box, "
+            "where they count in full."
+        )
+        % words
+    )
+
+
 def five_alike_offer(ruleset: str, options: Mapping[str, Any]) -> tuple[str, str]:
     """Value mode's choice of five alike again (the five-alike box scored): its heading, as
     the game plays it ("Yahtzee! (+100 bonus, Joker)", without the bonus or the Joker a

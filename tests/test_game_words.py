@@ -8,14 +8,18 @@ checked in English and in French.
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
-from games import models, services
-from games.rules import Move
+from games import coaching, labels, models, services
+from games.rules import Game, Move
+from games.views import review
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +91,98 @@ def test_the_board_without_a_coach_table_says_so_instead_of_a_column_of_dashes(
     html = board(client, game, language)
     assert words in html
     assert 'class="wide lost"' not in html
+
+
+# --- the Joker: why the dice go where they go, and what the J means ---------------------------
+
+
+def jokered(mode: str) -> models.Game:
+    """A Yahtzee game whose Ann wrote 50 in Yahtzee, Bob a turn, and Ann is to play again."""
+    game = services.create_evening(["Ann", "Bob"], "yahtzee", {}, mode, 0)
+    services.record_turn(game.pk, Move(0, "five_of_a_kind", "free", value=50), None)
+    services.record_turn(game.pk, Move(1, "chance", "free", value=20), None)
+    return models.Game.objects.select_related("evening").get(pk=game.pk)
+
+
+FORCED = {
+    "en": "Joker: five alike again, with the Yahtzee box written, go in Fives while it is open.",
+    "fr": "Joker : cinq dés identiques à nouveau, avec la case Yahtzee remplie, vont dans Cinq "
+    "tant qu’elle est libre.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_dice_mode_says_why_a_forced_joker_leaves_one_box(client: Client, language: str) -> None:
+    game = jokered("dice")
+    for _face in range(4):
+        write(client, game, "die", language, face=5)
+    before = write(client, game, "die", "en", face=2)
+    assert FORCED["en"] not in before  # four 5s and a 2: no Joker
+    write(client, game, "die", language, slot=4)
+    html = write(client, game, "die", language, face=5)
+    assert FORCED[language] in html
+    # Only Fives takes them: the sheet's one box to tap, which the words explain.
+    assert html.count('name="row" value="fives"') == 1
+    assert 'name="row" value="full_house"' not in html
+
+
+LEGEND = {
+    "en": "J: scored with the Joker (five alike again, the Yahtzee box already written).",
+    "fr": "J : marqué avec le Joker (cinq dés identiques à nouveau, la case Yahtzee déjà remplie).",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_sheet_and_the_review_say_what_the_joker_mark_means(
+    client: Client, language: str
+) -> None:
+    game = jokered("value")
+    plain = client.get(url(game, "review"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert LEGEND[language] not in plain  # no J on the sheet yet
+    write(client, game, "score", language, row="ones", column="free", choice="y:5")
+    for name in ("sheet", "review"):
+        html = client.get(url(game, name), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert 'class="joker-mark"' in html
+        assert LEGEND[language] in html
+
+
+# --- the review's words -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "words"), [("en", "cross out Yahtzee"), ("fr", "barrer Yahtzee")]
+)
+def test_the_coachs_best_box_where_the_dice_score_nothing_is_a_cross(
+    language: str, words: str
+) -> None:
+    state = Game.new("yahtzee", ["Ann"])
+    hand = (1, 2, 3, 4, 6)
+    zero = coaching.Decision(coaching.BOX, 0, hand, best_cell=("free", "five_of_a_kind"))
+    scored = coaching.Decision(coaching.BOX, 0, hand, best_cell=("free", "chance"))
+    alike = coaching.Decision(coaching.BOX, 0, (3,) * 5, best_cell=("free", "full_house"))
+    with translation.override(language):
+        assert review._best_words(zero, state) == words
+        assert review._best_words(scored, state) == labels.row_label("yahtzee", "chance")
+        # Five alike may score a box they do not make (the Joker): its name stays.
+        assert review._best_words(alike, state) == labels.row_label("yahtzee", "full_house")
+
+
+def test_a_corrections_time_is_on_the_sites_clock_as_the_evenings_list(client: Client) -> None:
+    game = services.create_evening(["Ann"], "yam", {}, "value", 0)
+    state = services.load_current(game.pk).state
+    while not state.finished:
+        column, row = state.playable_cells()[0]
+        services.record_turn(game.pk, Move(0, row, column, cross=True), None)
+        state = services.load_current(game.pk).state
+    version = services.load_current(game.pk).record.version
+    fix = Move(0, "ones", "free", value=3)
+    services.correct(game.pk, services.Seen(version, None), 0, "free", "ones", fix)
+    # 21:30 in UTC is 22:30 in Paris (settings.TIME_ZONE), in December.
+    at = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
+    models.Correction.objects.filter(game=game).update(created_at=at)
+    models.Evening.objects.filter(pk=game.evening.pk).update(created_at=at)
+    game = models.Game.objects.select_related("evening").get(pk=game.pk)
+    french = client.get(url(game, "review"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert ">04/12/2026 22:30</time>" in french
+    english = client.get(url(game, "review"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert re.search(r">[^<]*10:30 p\.m\.</time>", english)
