@@ -186,3 +186,66 @@ def test_a_corrections_time_is_on_the_sites_clock_as_the_evenings_list(client: C
     assert ">04/12/2026 22:30</time>" in french
     english = client.get(url(game, "review"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert re.search(r">[^<]*10:30 p\.m\.</time>", english)
+
+
+# --- the upper bonus on the board and the player's page -------------------------------------------
+
+
+def finished(key: str, options: dict[str, Any], game: models.Game | None = None) -> models.Game:
+    """A game of Ann's played to its end (a new evening's, or ``game``)."""
+    game = game or services.create_evening(["Ann"], key, options, "value", 0)
+    state = services.load_current(game.pk).state
+    while not state.finished:
+        column, row = state.playable_cells()[0]
+        value = state.offered_values(row)[-1]
+        services.record_turn(game.pk, Move(0, row, column, value=value), None)
+        state = services.load_current(game.pk).state
+    return models.Game.objects.select_related("evening").get(pk=game.pk)
+
+
+@pytest.mark.parametrize(
+    ("key", "options", "english", "french"),
+    [
+        ("maxi-yatzy", {}, "Upper bonuses (84 or more)", "Primes du haut (84 ou plus)"),
+        (
+            "yam",
+            {"upper_bonus_at": 60},
+            "Upper bonuses (60 or more)",
+            "Primes du haut (60 ou plus)",
+        ),
+        ("yatzy", {}, "Upper bonuses (63 or more)", "Primes du haut (63 ou plus)"),
+    ],
+)
+def test_the_boards_bonuses_say_the_threshold_its_games_play_for(
+    client: Client, key: str, options: dict[str, Any], english: str, french: str
+) -> None:
+    game = finished(key, options)
+    assert f'title="{english}"' in board(client, game, "en")
+    assert f'title="{french}"' in board(client, game, "fr")
+
+
+def test_a_board_of_games_of_two_thresholds_says_both(client: Client) -> None:
+    game = finished("yam", {})
+    # The board counts the bonuses of the finished games: both rule sets' once both end.
+    finished("maxi-yatzy", {}, services.play_again(game.pk, None, "maxi-yatzy", {}))
+    assert 'title="Upper bonuses (63 / 84 or more, by game)"' in board(client, game, "en")
+    assert 'title="Primes du haut (63 / 84 ou plus, selon la partie)"' in board(client, game, "fr")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "the share of their columns that earned their sheet's upper bonus"),
+        ("fr", "la part de ses colonnes qui ont obtenu la prime du haut de leur feuille"),
+    ],
+)
+def test_the_players_page_names_no_bonus_points_of_another_rule_set(
+    client: Client, language: str, words: str
+) -> None:
+    game = finished("yatzy", {})  # a bonus of 50
+    client.get(reverse("evening", args=[game.evening.token]), headers={"Sec-Fetch-Site": "none"})
+    html = client.get(
+        reverse("player_stats"), {"name": "Ann"}, HTTP_ACCEPT_LANGUAGE=language
+    ).content.decode()
+    assert words in html.replace("&#39;", "'")
+    assert "35" not in re.sub(r"<[^>]*>", "", html.split('class="hint small"')[1].split("</p>")[0])
