@@ -241,6 +241,7 @@ class Walk:
         self.turn = count(case)
         self.problems: list[str] = []
         self.seen: set[tuple[str, str, str, bool, str]] = set()
+        self.thresholds: set[int] = set()
 
     def fetch(self, role: str, url: str, state: str) -> str:
         """The page, in the next style; its links (a redirect's too), or "" for a stream."""
@@ -266,6 +267,8 @@ class Walk:
         if name not in OTHER_GAMES_PAGES:
             for wrong in rule_words_hold(body, self.ruleset, self.options, lang):
                 self.problems.append(f"{where} says {wrong}")
+            # The check reads the words it looks for: the game's own threshold among them.
+            self.thresholds |= number_said(THRESHOLD_WORDS, body)
         return body + (f' href="{location}"' if location else "")
 
     def pages(self, state: int) -> None:
@@ -369,6 +372,8 @@ def test_every_page_of_every_rule_set_answers_and_says_its_rules(
     correct_a_box(game)
     walk.pages(5)
     assert not walk.problems, "\n".join(walk.problems[:40])
+    upper = ruleset.bonus(walk.options)
+    assert walk.thresholds == ({upper.threshold} if upper else set())
     for role in ROLES:
         styles = {style[2:] for style in walk.seen if style[0] == role}
         assert {lang for lang, _htmx, _view in styles} == set(LANGUAGES)
