@@ -97,9 +97,8 @@ STYLES = [
     for lang in LANGUAGES
 ]
 
-#: Routes a phone reaches that this walk does not fetch: the event streams never end (their
-#: answers are tested in test_live), the installed app's files and the health checks show no
-#: game.
+#: Routes a phone reaches that this walk does not fetch: the event streams, which never end
+#: (their answers are tested in test_live).
 NOT_WALKED = {"events", "watch_events", "board_events", "watch_board_events"}
 
 
