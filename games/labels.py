@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -119,6 +119,73 @@ def _only(rulesets: Iterable[str]) -> str | None:
 def _words_of(rulesets: Iterable[str]) -> RuleSet | None:
     """The rule set every game shares, or None for a mix (or no game)."""
     return RULESETS.get(_only(rulesets) or "")
+
+
+def joker_mark() -> str:
+    """What the J beside a box scored with the Joker stands for."""
+    return gettext("Joker")
+
+
+def joker_legend(ruleset: str) -> str:
+    """The sheet's legend of its J: what a box scored with the Joker is."""
+    return gettext(
+        "J: scored with the Joker (five alike again, the %(box)s box already written)."
+    ) % {"box": row_label(ruleset, "five_of_a_kind")}
+
+
+def joker_forced(ruleset: str, upper: str | None) -> str:
+    """Why five alike again go in one box (``upper``, their face's) or the lower boxes: the
+    Joker, which the sheet applies without a word otherwise."""
+    words = {"box": row_label(ruleset, "five_of_a_kind")}
+    if upper is not None:
+        return gettext(
+            "Joker: five alike again, with the %(box)s box written, go in %(row)s while it is open."
+        ) % {**words, "row": row_label(ruleset, upper)}
+    return (
+        gettext(
+            "Joker: five alike again, with the %(box)s box written, go in an open lower box, "
+            "where they count in full."
+        )
+        % words
+    )
+
+
+def five_alike_offer(ruleset: str, options: Mapping[str, Any]) -> tuple[str, str]:
+    """Value mode's choice of five alike again (the five-alike box scored): its heading, as
+    the game plays it ("Yahtzee! (+100 bonus, Joker)", without the bonus or the Joker a
+    house rule turns off), and what each of its values adds ("+100", or "")."""
+    rules = RULESETS.get(ruleset)
+    if rules is None:
+        return "", ""
+    name = row_label(ruleset, "five_of_a_kind")
+    bonus = rules.yahtzee_bonus_of(options)
+    joker = rules.joker_on(options)
+    if bonus and joker:
+        heading = gettext("%(name)s! (+%(bonus)s bonus, Joker)")
+    elif bonus:
+        heading = gettext("%(name)s! (+%(bonus)s bonus)")
+    else:
+        heading = gettext("%(name)s! (Joker)")
+    return heading % {"name": name, "bonus": bonus}, f"+{bonus}" if bonus else ""
+
+
+def upper_bonuses_title(games: Iterable[tuple[str, Mapping[str, Any]]]) -> str:
+    """The heading's help of the upper bonuses counted over ``games`` (rule set, options):
+    the threshold they play for ("Upper bonuses (84 or more)"), or each where they differ."""
+    thresholds = sorted(
+        {
+            bonus.threshold
+            for key, options in games
+            if (rules := RULESETS.get(key)) is not None
+            and (bonus := rules.bonus(options)) is not None
+        }
+    )
+    if not thresholds:
+        return gettext("Upper bonuses")
+    if len(thresholds) == 1:
+        return gettext("Upper bonuses (%(threshold)s or more)") % {"threshold": thresholds[0]}
+    shown = " / ".join(str(threshold) for threshold in thresholds)
+    return gettext("Upper bonuses (%(thresholds)s or more, by game)") % {"thresholds": shown}
 
 
 def five_of_a_kind_plural(rulesets: Iterable[str]) -> str:

@@ -8,14 +8,16 @@ and a row without words shows up in the tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import product
 from typing import Any
+from urllib.parse import urlencode
 
 from django.utils.translation import gettext, ngettext
 
 from games import labels
 from games.rules import Column, Option, RuleSet
+from games.rules.game import upper_par
 from games.rules.scorers import Scorer
 from games.rules.words import Text
 
@@ -63,6 +65,8 @@ class Choice:
     label: str
     #: The rule set's own (what a game plays unless the table picks another).
     default: bool
+    #: The game's, where the page shows one game's rules.
+    chosen: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,15 @@ class Rulebook:
     #: What a table may choose on the start form, in the rule set's order: its own options
     #: then the house rules.
     house_rules: list[HouseRule]
+    #: The upper bonus's rule in words: its threshold, and the par the sheet counts against.
+    bonus_rule: str = ""
+    #: Five alike again (the Yahtzee bonus, the Joker), as the game plays them: the
+    #: section's title, its lines and what Values mode offers ("" and []: neither).
+    joker_title: str = ""
+    joker_lines: list[str] = field(default_factory=list)
+    joker_mode: str = ""
+    #: The game's house rules in words, where the page shows one game's rules ("": the usual).
+    game_rules: str = ""
 
     @property
     def boxes(self) -> list[BoxHelp]:
@@ -137,8 +150,9 @@ def _column(column: str) -> ColumnHelp:
     )
 
 
-def _house_rule(option: Option) -> HouseRule:
-    """An option's words as the start form says them (games/forms.py: ``option_field``)."""
+def _house_rule(option: Option, chosen: dict[str, Any] | None = None) -> HouseRule:
+    """An option's words as the start form says them (games/forms.py: ``option_field``),
+    with the game's choice where the page shows one game's rules (``chosen``)."""
     if option.choice_labels:
         words = [labels.say(word) for word in option.choice_labels]
     else:
@@ -147,10 +161,131 @@ def _house_rule(option: Option) -> HouseRule:
         key=option.key,
         label=labels.say(option.label) if option.label else option.key,
         choices=[
-            Choice(value, word, value == option.default and type(value) is type(option.default))
+            Choice(
+                value,
+                word,
+                _same(value, option.default),
+                chosen is not None and _same(value, chosen.get(option.key)),
+            )
             for value, word in zip(option.choices, words, strict=True)
         ],
     )
+
+
+def _same(value: Any, other: Any) -> bool:
+    return value == other and type(value) is type(other)
+
+
+def options_from(ruleset: RuleSet, query: Any) -> dict[str, Any] | None:
+    """A game's options as its rules link writes them (``rules_query``), the choices that
+    are the rule set's; None if the link names none."""
+    chosen = {}
+    for option in ruleset.options:
+        raw = query.get(option.key)
+        for choice in option.choices:
+            if raw == _query_word(choice):
+                chosen[option.key] = choice
+    return ruleset.normalize_options(chosen) if chosen else None
+
+
+def _query_word(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def rules_query(ruleset: RuleSet, options: dict[str, Any]) -> str:
+    """A game's options as its link to the rules page writes them."""
+    known = {option.key for option in ruleset.options}
+    return urlencode({key: _query_word(value) for key, value in options.items() if key in known})
+
+
+def _bonus_rule(ruleset: RuleSet, options: dict[str, Any]) -> str:
+    """The upper bonus's threshold, and the par (dice of each face) its sheet counts against."""
+    bonus = ruleset.bonus(options)
+    if bonus is None:
+        return ""
+    faces = ruleset.upper_faces.values()
+    par = upper_par(bonus, faces)
+    made = par * sum(faces)
+    params = {"threshold": bonus.threshold, "par": par, "made": made, "ahead": "+4", "behind": "−6"}
+    if made == bonus.threshold:
+        message = gettext(
+            "when the upper boxes add up to %(threshold)s or more: that is %(par)s of each "
+            "face. The sheet shows how far ahead (%(ahead)s) or behind (%(behind)s) of that "
+            "you are."
+        )
+    else:
+        message = gettext(
+            "when the upper boxes add up to %(threshold)s or more (%(par)s of each face make "
+            "%(made)s). The sheet shows how far ahead (%(ahead)s) or behind (%(behind)s) of "
+            "%(par)s of each face you are."
+        )
+    return message % params
+
+
+def _joker_words(ruleset: RuleSet, options: dict[str, Any]) -> tuple[str, list[str], str]:
+    """Five alike again with the five-alike box written: the section's title, its lines and
+    what Values mode offers, as the game plays them (a house rule turns either off)."""
+    bonus = ruleset.yahtzee_bonus_of(options)
+    joker = ruleset.joker_on(options)
+    if not ruleset.joker or not (bonus or joker):
+        return "", [], ""
+    key = ruleset.key
+    box = labels.row_label(key, "five_of_a_kind")
+    points = _points(ruleset, "five_of_a_kind")
+    fixed = ", ".join(
+        f"{labels.row_label(key, row)} {value}" for row, value in ruleset.joker_fixed.items()
+    )
+    lines = []
+    if bonus:
+        lines.append(
+            gettext(
+                "if it holds %(points)s, you earn a +%(bonus)s bonus (a crossed-out %(box)s "
+                "earns none);"
+            )
+            % {"points": points, "bonus": bonus, "box": box}
+        )
+    if joker and bonus:
+        lines.append(
+            gettext(
+                "either way, they are a Joker: they must go in the upper box of their face if "
+                "it is open; if not, in any open lower box, where they count in full "
+                "(%(fixed)s, the others the dice added up); if every lower box is written "
+                "too, a 0 in an open upper box."
+            )
+            % {"fixed": fixed}
+        )
+    elif joker:
+        lines.append(
+            gettext(
+                "they are a Joker: they must go in the upper box of their face if it is open; "
+                "if not, in any open lower box, where they count in full (%(fixed)s, the "
+                "others the dice added up); if every lower box is written too, a 0 in an "
+                "open upper box."
+            )
+            % {"fixed": fixed}
+        )
+    else:
+        lines.append(gettext("they go in any open box, scored there as any dice."))
+    mode = str(labels.MODE_LABELS["value"])
+    if bonus and joker:
+        title = gettext("Yahtzee bonus and Joker")
+        offer = gettext(
+            "In %(mode)s mode, the box offers a “Yahtzee!” choice that records the bonus "
+            "and the Joker score."
+        )
+    elif bonus:
+        title = gettext("Yahtzee bonus")
+        offer = gettext(
+            "In %(mode)s mode, the box offers a “Yahtzee!” choice that records the bonus."
+        )
+    else:
+        title = gettext("Joker")
+        offer = gettext(
+            "In %(mode)s mode, the box offers a “Yahtzee!” choice that records the Joker score."
+        )
+    return title, lines, offer % {"mode": mode}
 
 
 def _choice_word(value: Any) -> str:
@@ -169,10 +304,12 @@ def _option_sets(ruleset: RuleSet) -> list[dict[str, Any]]:
     ]
 
 
-def build(ruleset: RuleSet) -> Rulebook:
+def build(ruleset: RuleSet, chosen: dict[str, Any] | None = None) -> Rulebook:
+    """The rules page of ``ruleset``: as it is usually played, or as a game with the
+    options ``chosen`` plays it (its bonus, Joker, rolls; its choices marked)."""
     key = ruleset.key
     combos = _option_sets(ruleset)
-    defaults = ruleset.normalize_options({})
+    defaults = chosen or ruleset.normalize_options({})
     always = set.intersection(*(set(ruleset.rows(combo)) for combo in combos))
 
     sections: list[Section] = []
@@ -214,6 +351,7 @@ def build(ruleset: RuleSet) -> Rulebook:
 
     five = ruleset.scorers.get("five_of_a_kind")
     bonus = ruleset.bonus(defaults)
+    joker_title, joker_lines, joker_mode = _joker_words(ruleset, defaults)
     return Rulebook(
         key=key,
         name=labels.ruleset_short(key),
@@ -228,12 +366,17 @@ def build(ruleset: RuleSet) -> Rulebook:
         saves_rolls=ruleset.saving_rolls(defaults),
         upper_bonus=bonus.points if bonus else 0,
         upper_threshold=bonus.threshold if bonus else 0,
-        joker=ruleset.joker,
-        yahtzee_bonus=ruleset.yahtzee_bonus,
+        joker=ruleset.joker_on(defaults),
+        yahtzee_bonus=ruleset.yahtzee_bonus_of(defaults),
         five_alike_label=labels.row_label(key, "five_of_a_kind"),
         five_alike_points=_points(ruleset, "five_of_a_kind") if five else "",
         joker_fixed=[
             (labels.row_label(key, row), points) for row, points in ruleset.joker_fixed.items()
         ],
-        house_rules=[_house_rule(option) for option in ruleset.options],
+        house_rules=[_house_rule(option, chosen) for option in ruleset.options],
+        bonus_rule=_bonus_rule(ruleset, defaults),
+        joker_title=joker_title,
+        joker_lines=joker_lines,
+        joker_mode=joker_mode,
+        game_rules=labels.house_rules(key, chosen) if chosen else "",
     )

@@ -630,19 +630,22 @@ def set_entry_mode(game_id: int, mode: str, seen: Seen | None = None) -> models.
     if mode not in models.Game.EntryMode.values:
         raise IllegalMove("mode", N_("Unknown entry mode."))
     with transaction.atomic():
-        game = _locked(game_id, seen).record
+        loaded = _locked(game_id, seen)
+        game = loaded.record
         if game.entry_mode != mode:
             keep = rolled(game.pending or {})
             if keep and mode != models.Game.EntryMode.VIRTUAL:
                 # The turn is scored from the dice rolled: no value, no dice typed instead
                 # (back to Roll mode is always open: an undo may give rolled dice back to
-                # a turn while the game is in another mode).
+                # a turn while the game is in another mode). Undo only once a turn is played.
                 raise IllegalMove(
                     "mode",
                     N_(
                         "These dice were rolled for this turn: "
                         "score them in a box first (or Undo the last turn)."
-                    ),
+                    )
+                    if loaded.turns
+                    else N_("These dice were rolled for this turn: score them in a box first."),
                 )
             # Only a real change empties the turn in progress (another phone's typed dice);
             # rolled dice lie on in Roll mode as they were.

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext
 
-from games import labels
+from games import labels, rulebook
 from games.rules import Game, IllegalMove, Played
 from games.rules.errors import Owner
 from games.rules.ruleset import Column
@@ -166,6 +166,18 @@ class Sheet:
     #: The game keeps each player's unused rolls for their later turns (Maxi Yatzy).
     saving_rolls: bool = False
     previews: dict[tuple[str, str], int] = field(default_factory=dict)
+    #: The game plays the Joker (a house rule may turn it off); what its J mark stands for.
+    joker: bool = False
+    joker_mark: str = ""
+    #: Why the dice in progress may go in one box only, when the Joker forces them ("").
+    joker_forced: str = ""
+    #: What the J beside a box scored with the Joker means, where the sheet shows one ("").
+    joker_legend: str = ""
+    #: The rules page of this game: its rule set with its house rules.
+    rules_url: str = ""
+    #: Value mode's choice of five alike again: its heading and each value's bonus ("+100").
+    five_alike_offer: str = ""
+    five_alike_chip: str = ""
 
     @property
     def current_name(self) -> str | None:
@@ -197,6 +209,21 @@ def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], in
         return game.preview(dice, first_roll=not pending.get("rolls"))
     except IllegalMove:
         return {}
+
+
+def _joker_forced(game: Game, dice: list[int]) -> str:
+    """Why five alike in progress go where the Joker says (their upper box while it is
+    open, else the lower boxes), in the rule set's words; "" unless the Joker applies."""
+    player = game.current_player
+    five = "five_of_a_kind"
+    if not game.joker or player is None or len(dice) != game.dice or len(set(dice)) != 1:
+        return ""
+    if five not in game.rows or all(game.is_open(player, c, five) for c in game.columns):
+        return ""
+    upper = next((row for row, face in game.ruleset.upper_faces.items() if face == dice[0]), None)
+    if upper is not None and any(game.is_open(player, c, upper) for c in game.columns):
+        return labels.joker_forced(game.ruleset.key, upper)
+    return labels.joker_forced(game.ruleset.key, None)
 
 
 def default_view(game: Game) -> str:
@@ -236,6 +263,7 @@ def build(
     # Without a bonus, nothing is "to go".
     bonus_at = bonus.threshold if bonus else 0
     columns: list[ColumnView] = []
+    jokers = False
     for player in shown_players:
         allowed = set(game.allowed_cells(player))
         for column in game.columns:
@@ -258,7 +286,7 @@ def build(
                     state = "locked" if ordered else "open"
                 cell = cells[row] = CellView(column, row, box.value, state, preview, player)
                 if box.filled and game.is_joker(player, column, row):
-                    cell.joker = True
+                    cell.joker = jokers = True
                 if player == current and (column, row) == coach_cell:
                     cell.coach = True
                 if pick_url and cell.playable:
@@ -293,6 +321,9 @@ def build(
             first.saved_rolls = game.saved_rolls(player)
 
     key = game.ruleset.key
+    offer, chip = labels.five_alike_offer(key, game.options)
+    rules_query = rulebook.rules_query(game.ruleset, game.options)
+    rules_url = f"{reverse('rules_ruleset', args=[key])}?{rules_query}"
     rows = []
     for row in game.rows:
         section = game.ruleset.section(row)
@@ -338,6 +369,13 @@ def build(
         dice=game.dice,
         saving_rolls=game.saving,
         previews=previews,
+        joker=game.ruleset.joker_on(game.options),
+        joker_mark=labels.joker_mark(),
+        five_alike_offer=offer,
+        rules_url=rules_url,
+        joker_legend=labels.joker_legend(key) if jokers else "",
+        joker_forced=_joker_forced(game, (pending or {}).get("dice") or []),
+        five_alike_chip=chip,
     )
 
 

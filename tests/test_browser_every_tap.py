@@ -220,8 +220,7 @@ def test_rolled_dice_bind_the_turn_no_switch_to_values_and_no_posted_value(
     for mode in ("value", "dice"):
         page.locator(f"form.modes button[value='{mode}']").click()
         expect(page.locator("#panel p.error[role=alert]")).to_have_text(
-            "These dice were rolled for this turn: score them in a box first "
-            "(or Undo the last turn)."
+            "These dice were rolled for this turn: score them in a box first."
         )
         expect(page.locator("form.modes button[value='virtual']")).to_have_attribute(
             "aria-pressed", "true"

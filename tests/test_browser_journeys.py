@@ -229,8 +229,7 @@ def test_virtual_rolls_stay_with_the_turn_through_restart_mode_switches_and_relo
             page.locator(f"form.modes button[value='{mode}']").click()
         assert answer.value.status == 422
         expect(page.locator("#panel p.error[role=alert]")).to_have_text(
-            "These dice were rolled for this turn: score them in a box first "
-            "(or Undo the last turn)."
+            "These dice were rolled for this turn: score them in a box first."
         )
         expect(page.locator("form.modes button[value='virtual']")).to_have_attribute(
             "aria-pressed", "true"

@@ -39,8 +39,10 @@ def test_the_game_menu_opens_the_rules_of_the_games_own_rule_set(
 ) -> None:
     table.start(["Ann", "Bob"], ruleset, "value")
     table.menu().get_by_role("link", name=f"Rules: {name}").click()
-    expect(table.page).to_have_url(f"{table.base}/rules/{ruleset}/")
+    # The rule set's page as this game plays it: its options in the link, said on the page.
+    expect(table.page).to_have_url(re.compile(rf"{re.escape(table.base)}/rules/{ruleset}/\?"))
     expect(table.page.get_by_role("heading", level=1)).to_have_text(f"Rules: {name}")
+    expect(table.page.locator("p.game-rules")).to_have_text("This game plays the usual rules.")
 
 
 def test_the_legend_shows_on_a_column_yams_sheet_and_not_on_a_yahtzee_sheet(table: Table) -> None:

@@ -233,15 +233,18 @@ def test_with_no_table_the_leaderboard_says_why_and_fills_in_once_solved(
     game = evening(("Ann",))
     play_dice(game, random.Random(6))
     html = _board(client, game)
-    assert _lost_cells(html) == ["—"]
-    assert "— : not analysed: the coach was not available when the game ended." in _text(html)
+    # No table for the game's rules: no column of "—", the note says why once.
+    assert _lost_cells(html) == []
+    assert "No points lost per turn: this site has no coach table for these games" in html
     assert "manage.py" not in html
     french = _text(_board(client, game, lang="fr"))
-    assert "le coach n’était pas disponible à la fin de la partie." in french
+    assert "ce site n’a pas de table du coach pour les règles de ces parties." in french
     assert coaching.kept(models.Game.objects.get(pk=game.pk)) is None
     settings.COACH_TABLES_DIR = built
     # The leaderboard only reads: the game waits for ``manage.py solve`` (make coach).
-    assert _lost_cells(_board(client, game)) == ["—"]
+    html = _board(client, game)
+    assert _lost_cells(html) == ["—"]
+    assert "— : not analysed: the coach was not available when the game ended." in _text(html)
     call_command("solve", "yam", stdout=StringIO())
     assert _lost_cells(_board(client, game))[0][0].isdigit()
 

@@ -214,8 +214,93 @@ def test_the_game_menu_links_to_the_rules_of_the_games_own_rule_set(client: Clie
         game = services.create_evening(["Ann", "Bob"], key, {}, "value", 0)
         html = client.get(reverse("sheet", args=[game.evening.token, game.number])).content
         menu = html.decode().split('<details class="menu">')[1].split("</details>")[0]
-        assert f'href="/rules/{key}/"' in menu
+        assert f'href="/rules/{key}/?' in menu
         assert menu.count('href="/rules/') == 1
+
+
+def game_rules(client: Client, key: str, options: dict[str, Any], language: str) -> str:
+    """The rules page the Game menu of a game with these options opens."""
+    game = services.create_evening(["Ann", "Bob"], key, options, "value", 0)
+    sheet = client.get(reverse("sheet", args=[game.evening.token, game.number]))
+    menu = sheet.content.decode().split('<details class="menu">')[1].split("</details>")[0]
+    link = re.search(r'href="(/rules/[^"]*)"', menu)
+    assert link is not None
+    response = client.get(link[1].replace("&amp;", "&"), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_game_menu_opens_the_rules_as_the_game_plays_them(client: Client) -> None:
+    options = {"upper_bonus_at": 60, "yahtzee_bonus": False, "rolls": 4}
+    html = game_rules(client, "yahtzee", options, "en")
+    assert (
+        "This game&#39;s house rules: Bonus 35 at 60 · no Yahtzee bonus · 4 rolls a turn." in html
+    )
+    assert "add up to 60 or more (3 of each face make 63)" in html
+    assert "Roll the 5 dice up to 4 times" in html
+    # Its Joker without the bonus: no +100 said, the Joker's rule is.
+    assert "+100" not in html
+    assert "they are a Joker: they must go in the upper box" in html
+    assert re.search(r'<span class="choice chosen"><strong>Off</strong> <em>\(this game\)', html)
+    html = game_rules(client, "yahtzee", options, "fr")
+    assert "Règles maison de cette partie : Prime 35 à 60 · sans prime Yahtzee" in html
+    assert "(cette partie)" in html and "+100" not in html
+
+
+def test_the_game_menu_opens_the_rules_without_the_joker_where_it_is_off(client: Client) -> None:
+    for language, title, bonus_only in (
+        ("en", "Yahtzee bonus", "records the bonus."),
+        ("fr", "Prime Yahtzee", "qui inscrit la prime."),
+    ):
+        html = game_rules(client, "yahtzee", {"joker": False}, language)
+        section = html.split('class="joker-rules"')[1].split("</section>")[0]
+        assert f'<h2 id="joker-title">{title}</h2>' in section
+        assert "Joker" not in section and bonus_only in section
+        assert "+100" in section
+
+
+def test_a_game_with_the_usual_rules_says_so(client: Client) -> None:
+    assert "This game plays the usual rules." in game_rules(client, "yam", {}, "en")
+    assert "Cette partie suit les règles habituelles." in game_rules(client, "yam", {}, "fr")
+    # The generic page (no game named) says neither.
+    assert "This game" not in page(client, "yam")
+
+
+def test_a_rules_link_with_unknown_options_shows_the_usual_rules(client: Client) -> None:
+    response = client.get("/rules/yahtzee/?joker=maybe&rolls=%C2%B2&upper_bonus_at=9" + "9" * 5000)
+    assert response.status_code == 200
+    assert "This game" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("key", "options", "english", "french"),
+    [
+        (
+            "maxi-yatzy",
+            {},
+            "add up to 84 or more: that is 4 of each face",
+            "84 ou plus : 4 de chaque face",
+        ),
+        (
+            "yam",
+            {},
+            "add up to 63 or more: that is 3 of each face",
+            "63 ou plus : 3 de chaque face",
+        ),
+        (
+            "yatzy",
+            {"upper_bonus_at": 60},
+            "60 or more (3 of each face make 63)",
+            "60 ou plus (3 de chaque face font 63)",
+        ),
+    ],
+)
+def test_the_bonus_rule_counts_the_rule_sets_own_dice_of_each_face(
+    client: Client, key: str, options: dict[str, Any], english: str, french: str
+) -> None:
+    assert english in game_rules(client, key, options, "en")
+    assert french in game_rules(client, key, options, "fr")
+    assert "three of each face" not in page(client, key)
 
 
 # --- the sheet's legend ---------------------------------------------------------------------------

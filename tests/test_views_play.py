@@ -645,7 +645,8 @@ def test_restart_turn_is_refused_once_virtual_dice_are_rolled(client: Client) ->
     assert "1 roll left" in client.get(url(game, "sheet")).content.decode()
 
 
-BOUND = "These dice were rolled for this turn: score them in a box first (or Undo the last turn)."
+#: The refusal on the game's first turn, which has no turn before it to undo.
+BOUND = "These dice were rolled for this turn: score them in a box first."
 
 
 @pytest.mark.parametrize("other", ["value", "dice"])

@@ -99,10 +99,20 @@ def max_min_points(high: int | None, low: int | None) -> tuple[int, bool]:
     return high + low, False
 
 
+def upper_par(bonus: UpperBonus | None, faces: Iterable[int]) -> int:
+    """The dice of each face the upper bonus asks for, the par its sheet counts against:
+    3 for 63 on the faces 1 to 6, 4 for Maxi Yatzy's 84; a threshold between two (60)
+    takes the nearest."""
+    total = sum(faces)
+    if bonus is None or not total:
+        return 3
+    return max(1, round(bonus.threshold / total))
+
+
 @dataclass(frozen=True)
 class ColumnTotals:
     upper: int
-    #: Ahead (+) or behind (−) "three of each face" on the filled upper cells.
+    #: Ahead (+) or behind (−) par (``upper_par`` of each face) on the filled upper cells.
     upper_progress: int
     bonus: int
     lower: int
@@ -149,6 +159,8 @@ class Game:
         self._upper = set(upper)
         # The upper row of each face (where five alike go first under the Joker).
         self._face_rows = {face: row for row, face in upper.items()}
+        #: The dice of each face the bonus asks for, which the upper progress counts against.
+        self.par = upper_par(bonus, upper.values())
         # Fixed for the game's life; replay asks for them on every move.
         self._rows = frozenset(self.rows)
         # How many boxes each player filled in each column. An ordered column only
@@ -161,7 +173,7 @@ class Game:
         self._totals: dict[tuple[int, str], ColumnTotals] = {}
         # Running sums of each player's column, kept by every write and undo so a
         # column's totals are read in a few steps rather than counted over its boxes:
-        # [upper section, progress against three of each face, lower section without
+        # [upper section, progress against par (``upper_par``), lower section without
         # Max and Min, the column's total (None until asked for again)]. Each row's share:
         # the face it counts (upper rows) and whether it adds to the lower section (Max
         # and Min are counted apart).
@@ -628,7 +640,7 @@ class Game:
         sums = self._sums[player][column]
         if face is not None:
             sums[0] += sign * value
-            sums[1] += sign * (value - 3 * face)
+            sums[1] += sign * (value - self.par * face)
         elif counted:
             sums[2] += sign * value
         sums[3] = None
@@ -668,6 +680,7 @@ class Game:
         first_column, joker = self.columns[0], self.joker
         sheets, filled, bonuses, jokers = self._sheets, self._filled, self._bonuses, self._jokers
         shares, all_sums, grand = self._row_shares, self._sums, self._grand
+        par = self.par
         forget_total, keep = self._totals.pop, self.played.append
         boxes, five_row = _BOXES.get, Row.FIVE_OF_A_KIND
         yahtzee_bonus = self._yahtzee_bonus
@@ -721,7 +734,7 @@ class Game:
             sums = all_sums[player][column]
             if face is not None:
                 sums[0] += written_value
-                sums[1] += written_value - 3 * face
+                sums[1] += written_value - par * face
             elif counted:
                 sums[2] += written_value
             sums[3] = None

@@ -16,6 +16,8 @@ from games.tests.test_rules_properties import RULES, new_games, random_move
 def counted_from_the_boxes(game: Game, player: int, column: str) -> tuple[int, ...]:
     """A column's totals worked out again from its boxes alone (docs/rules.md)."""
     upper = progress = lower = 0
+    # Par: the dice of each face the bonus asks for (63 = 3 × (1 + … + 6), 84 = 4 × 21).
+    par = round(game.upper_bonus.threshold / 21) if game.upper_bonus else 3
     for row in game.rows:
         box = game.box(player, column, row)
         if not box.filled or row in ("max", "min"):
@@ -23,7 +25,7 @@ def counted_from_the_boxes(game: Game, player: int, column: str) -> tuple[int, .
         face = UPPER_FACE.get(row)
         if face is not None:
             upper += box.value or 0
-            progress += (box.value or 0) - 3 * face
+            progress += (box.value or 0) - par * face
         else:
             lower += box.value or 0
     high, low = game.box(player, column, "max").value, game.box(player, column, "min").value

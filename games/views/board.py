@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import coaching, labels, live, models, services, tally
+from games import coaching, hint, labels, live, models, services, tally
 from games.views import table
 from games.views.access import Access, open_evening, open_with_games, remember, shown, with_access
 
@@ -37,6 +37,7 @@ def _board_context(
     poll_url = access.url("board_poll") + f"?sig={tally.signature(g.record for g in games)}"
     # The games the tally counts name its five-alike column (all of them before any ends).
     rulesets = {g.record.ruleset for g in board.finished or board.games}
+    played = {(g.record.ruleset, _frozen(g.record.options)) for g in board.games}
     # Points per rule set once the finished games are of more than one: points of different
     # sheets never add up (wins and games played stay one count).
     split = board.rulesets if len(board.rulesets) > 1 else []
@@ -49,7 +50,14 @@ def _board_context(
         "tally_rows": rows,
         # Why a line shows "—" for its points lost per turn, each reason once.
         "lost_notes": sorted({row.lost_why for row in rows if row.lost_why}),
+        # No column of points lost where the coach has no table for any game's rules: a
+        # column of "—" would say nothing but that, which the note says once.
+        "coached": any(hint.available(key, dict(options)) for key, options in played),
         "five_alike_heading": labels.five_of_a_kind_plural(rulesets),
+        # The threshold the counted games play for (84 on Maxi Yatzy, a house rule's 60).
+        "bonuses_title": labels.upper_bonuses_title(
+            (g.record.ruleset, g.record.options) for g in board.finished or board.games
+        ),
         "points_split": [(key, labels.ruleset_short(key)) for key in split],
         "finished_count": finished,
         "finished_text": ngettext(
@@ -83,6 +91,11 @@ class TallyRow:
     @property
     def leads(self) -> bool:
         return self.line.rank == 1 and bool(self.line.wins)
+
+
+def _frozen(options: dict[str, Any]) -> Any:
+    """A game's options as a set's member (each configuration asked about once)."""
+    return tuple(sorted(options.items()))
 
 
 def _tally_row(

@@ -9,7 +9,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import formats
+from django.utils import formats, timezone
 from django.utils.http import content_disposition_header
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
@@ -153,7 +153,10 @@ def _corrections(game: Any, state: services.RulesGame) -> list[dict[str, Any]]:
                 "new": labels.written(fix.new_value, fix.new_crossed),
             },
             "at": fix.created_at,
-            "when": formats.date_format(fix.created_at, "SHORT_DATETIME_FORMAT"),
+            # On the site's clock, as the evenings list shows its times.
+            "when": formats.date_format(
+                timezone.localtime(fix.created_at), "SHORT_DATETIME_FORMAT"
+            ),
         }
         for fix in game.corrections.select_related("player")
     ]
@@ -186,13 +189,24 @@ def _best_words(decision: coaching.Decision, state: services.RulesGame) -> str:
     """The best option in the players' words: "keep 6 6 6", "stop", "Sixes"."""
     if decision.kind == coaching.BOX:
         box = _cell_words(state, decision.best_cell)
-        return _("cross out %(box)s") % {"box": box} if decision.best_crossed else box
+        crossed = decision.best_crossed or _scores_nothing(state, decision.best_cell, decision.hand)
+        return _("cross out %(box)s") % {"box": box} if crossed else box
     kept = decision.best_kept or ()
     if len(kept) == 5:
         return _("stop rolling")
     if not kept:
         return _("roll all five again")
     return _("keep %(dice)s") % {"dice": _dice(kept)}
+
+
+def _scores_nothing(
+    state: services.RulesGame, cell: tuple[str, str] | None, hand: Sequence[int]
+) -> bool:
+    """The dice make nothing in this box: writing them there is crossing it out. (All
+    alike may score there as a Joker: the box's name stays.)"""
+    if cell is None or not hand or len(set(hand)) == 1 or cell[1] not in state.ruleset.scorers:
+        return False
+    return state.ruleset.score(cell[1], tuple(hand)) == 0
 
 
 def _taken_words(decision: coaching.Decision, state: services.RulesGame) -> str:

@@ -20,8 +20,11 @@ def index(request: HttpRequest) -> HttpResponse:
 def ruleset_rules(request: HttpRequest, ruleset: str) -> HttpResponse:
     if ruleset not in RULESETS:
         raise Http404("No such rule set.")
+    # A game's link names its options (the Game menu's Rules): the page is that game's.
+    chosen = rulebook.options_from(RULESETS[ruleset], request.GET)
     context = {
-        "book": rulebook.build(RULESETS[ruleset]),
+        "book": rulebook.build(RULESETS[ruleset], chosen),
+        "chosen": chosen,
         "others": [(key, labels.ruleset_short(key)) for key in RULESETS if key != ruleset],
         "modes": dict(labels.mode_labels()),
     }
