@@ -51,7 +51,8 @@ def _score(game_id: int, rnd: random.Random) -> None:
     pending = loaded.record.pending or {}
     if not services.rolled(pending) and loaded.record.entry_mode == models.Game.EntryMode.VIRTUAL:
         # A first roll (dice typed in through the services are no roll to throw again).
-        services.save_pending(game_id, services.roll({}), seen)
+        turn_rolls = state.rolls_available(state.current_player)
+        services.save_pending(game_id, services.roll({}, turn_rolls, state.dice), seen)
         loaded, seen = _seen(game_id)
         state, pending = loaded.state, loaded.record.pending
     if services.rolled(pending):
@@ -93,7 +94,9 @@ def _act(action: str, game_id: int, rnd: random.Random) -> None:
             return
         pending = game.pending if services.rolled(game.pending or {}) else {}
         try:
-            pending = services.roll(pending)
+            state = loaded.state
+            turn_rolls = state.rolls_available(state.current_player)
+            pending = services.roll(pending, turn_rolls, state.dice)
         except IllegalMove:
             return  # three rolls are the most a turn has
         if pending["rolls"] and not loaded.state.preview(pending["dice"], first_roll=False):
@@ -101,7 +104,7 @@ def _act(action: str, game_id: int, rnd: random.Random) -> None:
         services.save_pending(game_id, pending, seen)
     else:
         refused = loaded.finished  # a finished game has no turn in progress
-        dice = [rnd.randint(1, 6) for _ in range(5)]
+        dice = [rnd.randint(1, 6) for _ in range(loaded.state.dice)]
         _write(refused, services.save_pending, game_id, {"dice": dice}, seen)
     if refused:
         after = models.Game.objects.get(pk=game_id)
