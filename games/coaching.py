@@ -34,7 +34,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games import models, services
+from games import models, selectors, services
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor
 from games.coach.tables import Tables
 from games.rules import IllegalMove
@@ -217,7 +217,7 @@ def advisor_of(game: models.Game) -> Advisor:
 def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
     """The game's seats and its entries in turn order, each with ``FIELDS`` by name."""
     entries = game.entries.order_by("turn").values_list(*FIELDS, named=True)
-    return services.seats_of(game), list(entries)
+    return selectors.seats_of(game), list(entries)
 
 
 # --- one game ---------------------------------------------------------------------------------
@@ -263,12 +263,12 @@ def _analyse(
     game: models.Game, seats: Sequence[models.Seat], entries: Sequence[Any], coach: Advisor
 ) -> Analysis:
     players = [PlayerSummary() for _ in seats]
-    state = services.replay(game, seats, []).state
+    state = selectors.replay(game, seats, []).state
     position = {seat.player_id: seat.position for seat in seats}
     sheets: list[dict[Cell, int]] = [{} for _ in seats]
     turns = []
     for number, (entry, record) in enumerate(
-        zip(entries, services.moves_of(entries, position), strict=True), start=1
+        zip(entries, selectors.moves_of(entries, position), strict=True), start=1
     ):
         player = position[entry.player_id]
         turn = _turn(coach, sheets[player], entry, number, player)

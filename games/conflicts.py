@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from games import labels
 from games.rules import Played
-from games.services import LoadedGame
+from games.selectors import LoadedGame
 
 
 def _int(value: Any) -> int | None:

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 from games.rules import Move
 from tests.evening_support import again, best, cross, evening, play, seen, seen_fields
 
@@ -33,7 +33,7 @@ def lines(game: models.Game) -> dict[str, tuple[int, int]]:
 
 
 def box(game: models.Game, player: int, row: str) -> tuple[int | None, bool]:
-    written = services.load_current(game.pk).state.box(player, "free", row)
+    written = selectors.load_current(game.pk).state.box(player, "free", row)
     return written.value, written.crossed
 
 
@@ -62,7 +62,7 @@ def test_a_correction_rewrites_the_box_and_the_result_and_the_game_stays_finishe
     assert (correction.new_value, correction.new_crossed) == (20, False)
     assert models.Correction.objects.filter(game=game).count() == 1
     # The stored game is its entries replayed.
-    assert after.snapshot == services.history(after).state.snapshot()
+    assert after.snapshot == selectors.history(after).state.snapshot()
 
 
 def test_the_tally_changes_by_exactly_the_correction_after_the_next_game_started() -> None:
@@ -92,7 +92,7 @@ def test_a_later_turn_the_correction_breaks_refuses_it_with_its_reason() -> None
     game = services.create_evening(["Ann"], "yahtzee", first=0)
     services.record_turn(game.pk, Move(0, "five_of_a_kind", value=50), None)
     services.record_turn(game.pk, Move(0, "sixes", value=30, yahtzee_bonus=True), None)
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     while not loaded.state.finished:
         column, row = loaded.state.playable_cells()[0]
         loaded, _ = services.record_turn(game.pk, Move(0, row, column, cross=True), None)
@@ -115,7 +115,7 @@ def test_a_correction_moves_the_values_later_dice_turns_wrote() -> None:
     game = services.create_evening(["Ann"], "yahtzee", first=0)
     services.record_turn(game.pk, Move(0, "five_of_a_kind", cross=True), None)
     services.record_turn(game.pk, Move(0, "sixes", dice=[6, 6, 6, 6, 6]), None)
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     while not loaded.state.finished:
         column, row = loaded.state.playable_cells()[0]
         loaded, _ = services.record_turn(game.pk, Move(0, row, column, cross=True), None)
@@ -123,7 +123,7 @@ def test_a_correction_moves_the_values_later_dice_turns_wrote() -> None:
     loaded, _ = services.correct(game.pk, seen(game), 0, "free", "five_of_a_kind", fix(50))
     assert loaded.state.yahtzee_bonus(0) == 100
     assert fresh(game).result["seats"][0]["total"] == total + 50 + 100
-    assert fresh(game).snapshot == services.history(fresh(game)).state.snapshot()
+    assert fresh(game).snapshot == selectors.history(fresh(game)).state.snapshot()
 
 
 @pytest.mark.parametrize(
@@ -246,7 +246,9 @@ def test_a_page_on_an_older_game_is_never_moved_by_the_poll(client: Client) -> N
     assert "Game 2 has started." in page and f"v={version}&amp;n=2" in page
     assert poll(client, game, v=version, n=2).status_code == 204
     # A third game started meanwhile: the page gets its own game back with the new banner.
-    services.import_document(services.export_document(fresh(game)), fresh(game).evening, again=True)
+    services.import_document(
+        selectors.export_document(fresh(game)), fresh(game).evening, again=True
+    )
     response = poll(client, game, v=version, n=2)
     assert response.status_code == 200
     assert "HX-Redirect" not in response.headers
@@ -267,7 +269,7 @@ def test_a_page_that_showed_the_newest_game_finished_follows_play_again(client: 
 def test_an_unfinished_older_game_is_not_moved_either(client: Client) -> None:
     game = evening(("Ann", "Bob"), "yam")
     play(game, cross, turns=2)
-    document = services.export_document(fresh(game))
+    document = selectors.export_document(fresh(game))
     services.import_document(document, fresh(game).evening, again=True)
     response = poll(client, game, v=fresh(game).version, n=1)
     assert response.status_code == 200

@@ -27,6 +27,7 @@ from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_safe
 
 from games import live, models
@@ -134,7 +135,7 @@ def _streaming(events: AsyncIterator[str]) -> StreamingHttpResponse:
 
 @require_safe
 @with_access
-async def events(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+async def events(request: HttpRequest, access: Access, number: int) -> HttpResponseBase:
     if not isinstance(request, ASGIRequest):
         # A WSGI server (runserver, a test's live server) cannot hold a stream: 204 tells
         # EventSource to stop, and the page keeps polling.
@@ -151,7 +152,7 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
 
 @require_safe
 @with_access
-async def board_events(request: HttpRequest, access: Access) -> HttpResponse:
+async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase:
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     field = "view_token" if access.read_only else "token"
