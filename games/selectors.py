@@ -18,7 +18,7 @@ from django.db.models import prefetch_related_objects
 
 from games import models
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move, gamefile
+from games.rules import IllegalMove, Move, gamefile, turn
 from games.rules.errors import N_, Owner
 from games.rules.rulesets import FiveAlike
 from games.virtual_dice import rolled
@@ -292,3 +292,57 @@ def open_chooser(game: models.Game, seen: Seen, column: str, row: str) -> Loaded
 
 def export_document(game: models.Game) -> str:
     return gamefile.dumps(history(game).state)
+
+
+# --- a finished game corrected -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorrectedTurn:
+    """The turn that filled a box a correction asks for: its index in the game's turns
+    (``at``), its move as stored, and the dice it was scored from (None: a value typed).
+    A box crossed out by a correction keeps its virtual dice (``Entry.virtual_dice``)."""
+
+    at: int
+    move: Move
+    dice: tuple[int, ...] | None
+
+    def with_dice(self) -> Move:
+        """The turn as its dice score it, with the rolls it showed and said it used."""
+        if self.dice is None:
+            return self.move
+        return Move(
+            self.move.player,
+            self.move.row,
+            self.move.column,
+            dice=self.dice,
+            rolls=self.move.rolls,
+            used=self.move.used,
+        )
+
+
+def corrected_turn(
+    entries: Sequence[models.Entry], moves: Sequence[Move], player: int, column: str, row: str
+) -> CorrectedTurn:
+    """The turn of ``entries`` (their ``moves``) that filled ``player``'s box; IllegalMove if
+    none did."""
+    for at, (entry, move) in enumerate(zip(entries, moves, strict=True)):
+        if (move.player, entry.column, move.row) == (player, column, row):
+            virtual = (
+                entry.virtual_dice.get("dice") if isinstance(entry.virtual_dice, dict) else None
+            )
+            dice = entry.dice or (tuple(virtual) if virtual else None)
+            return CorrectedTurn(at, move, dice)
+    raise IllegalMove("correct", N_("That box is not filled: only a filled box is corrected."))
+
+
+def correction_values(loaded: LoadedGame, player: int, column: str, row: str) -> tuple[int, ...]:
+    """The values a correction of ``player``'s filled box may write: what the turn's dice
+    score there when it had dice, any value of the box when it was typed (the game replayed
+    up to that turn, so that the Joker counts as it did then)."""
+    entries = loaded.entries
+    position = {seat.player_id: seat.position for seat in loaded.seats}
+    moves = [models.move_of(entry, position) for entry in entries]
+    corrected = corrected_turn(entries, moves, player, column, row)
+    before = replay(loaded.record, loaded.seats, entries[: corrected.at]).state
+    return turn.correction_values(before, corrected.with_dice())

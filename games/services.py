@@ -21,12 +21,14 @@ from games import live, models
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, gamefile, next_starter
 from games.rules.errors import N_
+from games.rules.turn import correction_values
 from games.selectors import (
     LoadedGame,
     Seen,
     StaleVersion,
     check_dice_bound,
     check_seen,
+    corrected_turn,
     final_result,
     history,
     load,
@@ -459,18 +461,8 @@ def correct(
         entries = list(game.entries.order_by("turn"))
         seat_of = {seat.player_id: seat.position for seat in loaded.seats}
         moves = [models.move_of(entry, seat_of) for entry in entries]
-        at = next(
-            (
-                index
-                for index, move in enumerate(moves)
-                if (move.player, entries[index].column, move.row) == (player, column, row)
-            ),
-            None,
-        )
-        if at is None:
-            raise IllegalMove(
-                "correct", N_("That box is not filled: only a filled box is corrected.")
-            )
+        corrected = corrected_turn(entries, moves, player, column, row)
+        at = corrected.at
         old = entries[at]
         was = loaded.state.box(player, column, row)
         state = RulesGame.new(
@@ -482,7 +474,14 @@ def correct(
         if used is None and state.saving:
             used = max(state.rolls, len(moves[at].rolls) + 1)
         moves[at] = fix._replace(player=player, row=row, column=column, used=used)
+        if corrected.dice is not None:
+            # A turn scored from dice keeps them, and its earlier rolls: crossed out, or
+            # scored again from them (never a value they did not make).
+            with_dice = corrected.with_dice()._replace(used=used)
+            moves[at] = moves[at]._replace(rolls=with_dice.rolls) if fix.cross else with_dice
         for turn, move in enumerate(moves, start=1):
+            if turn == at + 1 and corrected.dice is not None and not fix.cross:
+                _check_dice_score(state, move, fix)
             try:
                 state.play(move)
             except IllegalMove as error:
@@ -504,7 +503,7 @@ def correct(
         changed = []
         for entry, played in zip(entries, state.played, strict=True):
             fresh = models.Entry.from_played(game, entry.player, played, entry.turn)
-            if entry is old:
+            if entry is old and corrected.dice is None:
                 # A value written by hand: the dice that made the old one no longer do.
                 fresh.rolls, entry.virtual_dice = [], {}
             if any(getattr(entry, f) != getattr(fresh, f) for f in models.Entry.WRITTEN_FIELDS):
@@ -523,6 +522,26 @@ def correct(
         # The coach's figures for the game as it now stands, in the same transaction.
         finished.send_robust(models.Game, game=game)
         return LoadedGame(game, loaded.seats, state), correction
+
+
+def _check_dice_score(before: RulesGame, with_dice: Move, fix: Move) -> None:
+    """A box scored from dice is corrected to what they score there, nothing else."""
+    scores = correction_values(before, with_dice)
+    if fix.value in scores:
+        return
+    if not scores:
+        raise IllegalMove(
+            "correct",
+            N_("The dice of this turn score nothing in {row}: cross it out, or leave it."),
+            row=with_dice.row,
+        )
+    raise IllegalMove(
+        "correct",
+        N_("The dice of this turn score {score} in {row}, not {value}."),
+        score=scores[0],
+        row=with_dice.row,
+        value=str(fix.value),
+    )
 
 
 # --- the game file ------------------------------------------------------------------------

@@ -274,3 +274,84 @@ def test_an_unfinished_older_game_is_not_moved_either(client: Client) -> None:
     response = poll(client, game, v=fresh(game).version, n=1)
     assert response.status_code == 200
     assert "HX-Redirect" not in response.headers
+
+
+# --- a turn scored from dice ----------------------------------------------------------------
+
+#: The virtual dice of the Chance turn: they sum to 26, and make no full house.
+CHANCE_DICE = [6, 6, 5, 5, 4]
+
+
+def rolled_game() -> models.Game:
+    """Ann alone, a game of Yahtzee in Roll mode: each turn's virtual dice (one roll) scored
+    in the next box, Chance from ``CHANCE_DICE``, the others from five 1s crossing nothing."""
+    game = services.create_evening(["Ann"], "yahtzee", entry_mode=models.Game.EntryMode.VIRTUAL)
+    state = selectors.load(game).state
+    for row in state.rows:
+        dice = CHANCE_DICE if row == "chance" else [1, 1, 2, 2, 3]
+        pending = {"dice": dice, "held": [False] * 5, "rolls": [], "holds": []}
+        services.save_pending(game.pk, pending, seen(game))
+        services.record_turn(game.pk, Move(0, row, dice=dice), seen(game))
+    return fresh(game)
+
+
+def chance_entry(game: models.Game) -> models.Entry:
+    return game.entries.get(row="chance")
+
+
+def test_a_turn_of_dice_is_not_corrected_to_a_value_they_never_made(client: Client) -> None:
+    game = rolled_game()
+    assert chance_entry(game).value == 26
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": game.version, "player": "", "seat": 0, "column": "free", "row": "chance"},
+        headers=HTMX,
+    ).content.decode()
+    # The dice scored 26 there and nothing else: only Cross out is offered.
+    assert "Now: 26" in chooser
+    assert 'value="v:27"' not in chooser and 'value="v:' not in chooser
+    assert 'value="x"' in chooser
+    data = {**seen_fields(game), "seat": "0", "column": "free", "row": "chance", "choice": "v:27"}
+    response = client.post(url(game, "correct"), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "The dice of this turn score 26 in Chance, not 27." in response.content.decode()
+    french = Client()
+    french.cookies["django_language"] = "fr"
+    response = french.post(url(game, "correct"), data, headers=HTMX)
+    assert "Les dés de ce tour marquent 26 en Chance, pas 27." in response.content.decode()
+    entry = chance_entry(fresh(game))
+    assert (entry.value, entry.crossed) == (26, False)
+    assert [entry.die1, entry.die2, entry.die3, entry.die4, entry.die5] == CHANCE_DICE
+    assert not models.Correction.objects.filter(game=game).exists()
+
+
+def test_a_turn_of_dice_crossed_out_keeps_its_dice_and_takes_their_score_back(
+    client: Client,
+) -> None:
+    game = rolled_game()
+    services.correct(game.pk, seen(game), 0, "free", "chance", fix(None))
+    entry = chance_entry(fresh(game))
+    assert entry.crossed and entry.virtual_dice["dice"] == CHANCE_DICE
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": fresh(game).version, "player": "", "seat": 0, "column": "free", "row": "chance"},
+        headers=HTMX,
+    ).content.decode()
+    assert 'value="v:26"' in chooser and 'value="v:25"' not in chooser
+    services.correct(game.pk, seen(game), 0, "free", "chance", fix(26))
+    entry = chance_entry(fresh(game))
+    assert (entry.value, entry.crossed) == (26, False)
+    assert [entry.die1, entry.die2, entry.die3, entry.die4, entry.die5] == CHANCE_DICE
+    review = client.get(url(game, "review")).content.decode()
+    assert "Chance: crossed out → 26" in review
+
+
+def test_a_typed_value_is_corrected_to_any_value_of_its_box(client: Client) -> None:
+    game = finished_pair()
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": game.version, "player": "", "seat": 0, "column": "free", "row": "fives"},
+        headers=HTMX,
+    ).content.decode()
+    # Ann wrote 25: any other value of Fives is offered.
+    assert all(f'value="v:{value}"' in chooser for value in (5, 10, 15, 20))

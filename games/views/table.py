@@ -523,10 +523,15 @@ def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "label": labels.cell_label(state, column, row),
         "player_name": state.players[seat],
         "now": _("crossed out") if box.crossed else box.value,
+        # What the turn's dice score there when it had dice, any value when it was typed.
         "offers": value_offers(
             state,
             row,
-            [value for value in state.offered_values(row) if box.crossed or value != box.value],
+            [
+                value
+                for value in selectors.correction_values(loaded, seat, column, row)
+                if box.crossed or value != box.value
+            ],
         ),
         "crossed": box.crossed,
     }
