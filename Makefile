@@ -57,7 +57,8 @@ lint: install
 	$(BIN)/lint-imports --no-logo
 	$(MAKE) --no-print-directory typecheck
 
-# mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach, strictly.
+# mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach strictly; the
+# writes, the reads and the views less strictly.
 typecheck: install
 	$(BIN)/mypy
 

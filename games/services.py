@@ -710,7 +710,7 @@ def move_player(game_id: int, version: int, seat: int, *, up: bool) -> None:
 def _renamed_elsewhere(player: models.Player, game: models.Game) -> None:
     """The evening's other games that seat ``player`` show the new name too: each moves to
     its next version, and their open pages learn it, so that nothing kept for a version (a
-    rendered sheet or review, games/views/table.py) shows the old name."""
+    rendered sheet or review, games/views/fragments.py) shows the old name."""
     others = models.Game.objects.filter(seats__player=player).exclude(pk=game.pk)
     others.update(version=F("version") + 1)
     for pk, version, number, result in others.values_list("pk", "version", "number", "result"):
