@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import prefetch_related_objects
 
@@ -336,13 +336,21 @@ def corrected_turn(
     raise IllegalMove("correct", N_("That box is not filled: only a filled box is corrected."))
 
 
-def correction_values(loaded: LoadedGame, player: int, column: str, row: str) -> tuple[int, ...]:
-    """The values a correction of ``player``'s filled box may write: what the turn's dice
-    score there when it had dice, any value of the box when it was typed (the game replayed
-    up to that turn, so that the Joker counts as it did then)."""
+class CorrectionOffers(NamedTuple):
+    """What a correction of a filled box may write (``values``; crossing out is always
+    open), and the dice its turn was scored from (None: a value typed)."""
+
+    values: tuple[int, ...]
+    dice: tuple[int, ...] | None
+
+
+def correction_offers(loaded: LoadedGame, player: int, column: str, row: str) -> CorrectionOffers:
+    """What a correction of ``player``'s filled box may write: what the turn's dice score
+    there when it had dice, any value of the box when it was typed (the game replayed up to
+    that turn, so that the Joker counts as it did then)."""
     entries = loaded.entries
     position = {seat.player_id: seat.position for seat in loaded.seats}
     moves = [models.move_of(entry, position) for entry in entries]
     corrected = corrected_turn(entries, moves, player, column, row)
     before = replay(loaded.record, loaded.seats, entries[: corrected.at]).state
-    return turn.correction_values(before, corrected.with_dice())
+    return CorrectionOffers(turn.correction_values(before, corrected.with_dice()), corrected.dice)

@@ -50,7 +50,8 @@ def test_a_roll_mode_turns_correction_offers_only_its_dice_scores(table: Table) 
     expect(page.locator(".correcting")).to_be_visible()
     table.cell(0, "chance", column).locator("a.tap.fix").click()
     fixer = page.locator("form.fixer")
-    expect(fixer).to_contain_text(f"Now: {scored}.")
+    faces = " ".join(map(str, dice))
+    expect(fixer).to_contain_text(f"Now: {scored}, from the dice {faces}: only what they score")
     offered = fixer.locator("input[name=choice]").evaluate_all("i => i.map(e => e.value)")
     # The dice on the table made one score in Chance, already written: only Cross out.
     assert offered == ["x"]

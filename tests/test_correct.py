@@ -308,7 +308,7 @@ def test_a_turn_of_dice_is_not_corrected_to_a_value_they_never_made(client: Clie
         headers=HTMX,
     ).content.decode()
     # The dice scored 26 there and nothing else: only Cross out is offered.
-    assert "Now: 26" in chooser
+    assert "Now: 26, from the dice 6 6 5 5 4: only what they score here" in chooser
     assert 'value="v:27"' not in chooser and 'value="v:' not in chooser
     assert 'value="x"' in chooser
     data = {**seen_fields(game), "seat": "0", "column": "free", "row": "chance", "choice": "v:27"}

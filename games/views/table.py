@@ -516,6 +516,7 @@ def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         context = page.game_context(request, game, loaded, correcting=True, error=message)
         return _chooser_refused(render_game(request, context, 422))
     box = state.box(seat, column, row)
+    offers = selectors.correction_offers(loaded, seat, column, row)
     fixer = {
         "seat": seat,
         "column": column,
@@ -527,12 +528,9 @@ def correct(request: HtmxHttpRequest, token: str, number: int) -> HttpResponse:
         "offers": value_offers(
             state,
             row,
-            [
-                value
-                for value in selectors.correction_values(loaded, seat, column, row)
-                if box.crossed or value != box.value
-            ],
+            [value for value in offers.values if box.crossed or value != box.value],
         ),
+        "dice": " ".join(map(str, offers.dice)) if offers.dice else None,
         "crossed": box.crossed,
     }
     context = page.game_context(request, game, loaded, correcting=True, fixer=fixer)
