@@ -39,6 +39,16 @@ def rolls_left(game: Game, dice: Sequence[int], earlier_rolls: int) -> int:
     return max(0, rolls_available(game) - thrown)
 
 
+def saved_in_hand(game: Game, rolls_left: int) -> int:
+    """The player's saved rolls among the ``rolls_left`` of the turn on the table: the
+    last rolls a turn takes are the saved ones (after four rolls of five, the one left is
+    saved). 0 where the game saves none."""
+    player = game.current_player
+    if not game.saving or player is None:
+        return 0
+    return min(game.saved_rolls(player), rolls_left)
+
+
 @dataclass(frozen=True)
 class Offer:
     """A value a chooser offers for a box; ``count``: in an upper box, how many dice of its

@@ -4,7 +4,14 @@ for a box (a value typed, or a correction of a turn scored from dice)."""
 from __future__ import annotations
 
 from games.rules import Game, Move
-from games.rules.turn import Offer, correction_values, first_roll_only, offers, rolls_left
+from games.rules.turn import (
+    Offer,
+    correction_values,
+    first_roll_only,
+    offers,
+    rolls_left,
+    saved_in_hand,
+)
 
 
 def test_a_turn_has_three_rolls_and_counts_those_thrown() -> None:
@@ -25,6 +32,10 @@ def test_saved_rolls_are_rolls_left() -> None:
     game.play(Move(1, "ones", value=3))
     # Ann saved two rolls: five in hand, one thrown.
     assert rolls_left(game, [1, 2, 3, 4, 5, 6], 0) == 4
+    # The last rolls of the turn are the saved ones: two of four left, one of one.
+    assert saved_in_hand(game, 4) == 2
+    assert saved_in_hand(game, 1) == 1
+    assert saved_in_hand(Game.new("yahtzee", ["Ann"]), 2) == 0
 
 
 def test_only_dry_boxes_left_take_the_first_roll_only() -> None:

@@ -142,7 +142,7 @@ def _saved_rolls(state: RulesGame, pending: dict[str, Any], rolls_left: int) -> 
     if not state.saving or player is None:
         return {"saving_rolls": False}
     saved = state.saved_rolls(player)
-    in_hand = min(saved, rolls_left)
+    in_hand = turn.saved_in_hand(state, rolls_left)
     used = pending.get("used")
     return {
         "saving_rolls": True,
