@@ -1,4 +1,4 @@
-# Scorepad. `make run` for a local server, `make test` for the whole suite.
+# Scorepad. `make run` for a local server, `make test` for the whole suite, `make help` for the rest.
 
 SHELL := /bin/bash
 VENV := .venv
@@ -14,6 +14,7 @@ PYTHON ?= $(shell for p in python3.12 python3.13 python3.14 python3 \
 
 .PHONY: install run test lint typecheck format migrate messages chromium load bench proxy-check coach
 
+## install: create .venv with the pinned requirements
 install: $(VENV)/.installed
 
 $(VENV)/.installed: requirements.txt requirements-dev.txt
@@ -26,15 +27,24 @@ $(VENV)/.installed: requirements.txt requirements-dev.txt
 	$(BIN)/python -m pip install --quiet -r requirements-dev.txt
 	touch $@
 
+## help: this list (each target's "## target: what it does" line)
+.PHONY: help
+help:
+	@awk '/^## [a-z-]+: / { name = substr($$2, 1, length($$2) - 1); sub(/^## [a-z-]+: /, ""); \
+	  printf "  make %-12s %s\n", name, $$0 }' $(MAKEFILE_LIST)
+
+## migrate: apply the database migrations
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
+## run: the site at http://127.0.0.1:8000 under uvicorn (SQLite), reloading on change
 # Under ASGI (uvicorn), so that the pages' event streams are held: a change shows on the
 # other phones at once. Reloads on a code change like runserver; static files from the
 # finders (WhiteNoise, DEBUG).
 run: migrate
 	$(BIN)/uvicorn scorepad.asgi:application --host 127.0.0.1 --port 8000 --reload
 
+## chromium: check for Debian's chromium (installed with apt-get when root)
 # The browser tests need a real Chromium: Debian's, never `playwright install`.
 chromium:
 	@if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then \
@@ -48,28 +58,34 @@ chromium:
 	  exit 1; \
 	fi
 
+## test: the whole suite, browser tests included (PYTEST_ARGS="-k models -x")
 test: install chromium
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
 
+## lint: ruff check and format --check, lint-imports, then typecheck
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports --no-logo
 	$(MAKE) --no-print-directory typecheck
 
+## typecheck: mypy (strict on the rules engine and the coach; the writes, reads and views checked)
 # mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach strictly; the
 # writes, the reads and the views less strictly.
 typecheck: install
 	$(BIN)/mypy
 
+## format: ruff's fixes and formatting
 format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+## messages: refresh and compile the French catalogue in locale/
 messages: install
 	$(BIN)/python manage.py makemessages -l fr --ignore=.venv --ignore=staticfiles --ignore=tests
 	$(BIN)/python manage.py compilemessages --ignore=.venv
 
+## load: 40 tables under production's server, two faults midway (LOAD_ARGS="--tables 10")
 # 40 tables of full games at once under production's server (gunicorn, uvicorn's workers,
 # deploy/gunicorn.conf.py) + a PostgreSQL of its own (initdb, on loopback), 3 more phones a
 # table holding the game's event stream; one worker holding streams SIGKILLed and the
@@ -78,6 +94,7 @@ messages: install
 load: install
 	$(BIN)/python scripts/load.py $(LOAD_ARGS)
 
+## coach: build the coach's tables (about 10 minutes, once)
 # The coach's tables (games/coach): every one-column configuration and each single column of
 # the several-column sheets, solved exactly and saved in COACH_TABLES_DIR (about 10 minutes
 # the first time, loaded after), each with its expected score; then the literature's check,
@@ -87,6 +104,7 @@ coach: migrate
 	$(BIN)/python manage.py solve --all
 	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false
 
+## bench: performance against its budgets (about 10 minutes; bench/results/latest.json)
 # Performance (bench/run.py, about 10 minutes): gunicorn with production settings on SQLite,
 # then on PostgreSQL (127.0.0.1:5432, user postgres; a scorepad_bench database is created
 # and dropped), each page's requests/s against a trivial view's; fails on a missed budget or
@@ -103,6 +121,7 @@ bench: install
 	$(BIN)/python -W ignore::UserWarning -m bench.coach
 	$(BIN)/python -m bench.run
 
+## proxy-check: the shipped nginx under slow clients and floods (about 4 minutes)
 # The shipped proxy under attack (scripts/proxy_check.py, about 4 minutes): 20 slow-header
 # connections for 30 s against bare gunicorn, then against nginx (deploy/nginx.conf, as
 # shipped) in front of it, /healthz latency measured meanwhile; fails if behind nginx its

@@ -1,4 +1,4 @@
-"""`make bench`: the coach's review timings, with their budgets (issue 17 item 7).
+"""`make bench`: the coach's review timings, with their budgets (docs/performance.md).
 
 - one turn's analysis (a virtual-dice turn: two keeps and the box, from a sheet the
   advisor has not seen yet, so its turn is computed, not read from its cache): ≤ 5 ms;
@@ -89,6 +89,7 @@ def main() -> int:
 
         from games import coaching
         from games.coach import Config, Tables
+        from games.coach.analysis import analyse_turn
 
         tables = Tables(settings.COACH_TABLES_DIR)
         if not tables.exists(Config.of(RULESET, {})):
@@ -106,7 +107,7 @@ def main() -> int:
         for number, (entry, sheet) in enumerate(zip(entries, sheets, strict=True), start=1):
             _cold(coaching)
             begun = time.perf_counter()
-            coaching._turn(coach, sheet, entry, number, 0)
+            analyse_turn(coach, sheet, entry, number, 0)
             turn_ms.append((time.perf_counter() - begun) * 1000)
 
         review_ms = []

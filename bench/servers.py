@@ -1,4 +1,4 @@
-"""`python -m bench.servers`: the candidate servers under the same loopback load (issue 24).
+"""`python -m bench.servers`: the candidate servers under one loopback load (docs/decisions.md).
 
 Each server serves the site with production settings, 2 processes (daphne has no workers:
 one), in turn on one database: the pages' requests/s, p99 and the server's CPU per request

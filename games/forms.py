@@ -18,7 +18,7 @@ from games.models import Game, Player
 from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
 from games.rules import names as player_names
-from games.rules.rulesets import CLASSIC_HOUSE
+from games.rules.ruleset import CLASSIC_HOUSE
 from games.sheet import explain
 
 MAX_SEATS = max(rules.max_players for rules in RULESETS.values())

@@ -1,4 +1,4 @@
-"""The coach's hint at the table (issue 17, item 5): only when this phone asked for it.
+"""The coach's hint at the table: only when this phone asked for it.
 
 With the Game menu's switch on (a cookie: the server renders the mark, htmx partials and
 polls included), the current player's turn in dice or virtual mode shows what the advice

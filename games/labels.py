@@ -12,7 +12,7 @@ from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import RULESETS, RuleSet
-from games.rules.rulesets import ROW_NAMES
+from games.rules.ruleset import ROW_NAMES
 from games.rules.words import Msg, Word
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext, ngettext
 
 from games import labels
 from games.rules import Column, Option, RuleSet
-from games.rules.rulesets import Scorer
+from games.rules.scorers import Scorer
 from games.rules.words import Text
 
 #: The engine's order of the columns (down, free, up, dry), as a sheet shows them.

@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 from games import labels
 from games.rules import Game, IllegalMove, Played
 from games.rules.errors import Owner
-from games.rules.rulesets import Column
+from games.rules.ruleset import Column
 
 #: Past this many player × column pairs, the sheet shows one player at a time.
 TABLE_VIEW_MAX_COLUMNS = 4

@@ -1,5 +1,5 @@
 """The error pages in a real browser: styled, in the browser's language, and accessible in
-light and dark (issue 14, item 12)."""
+light and dark."""
 
 from __future__ import annotations
 

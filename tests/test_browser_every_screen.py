@@ -1,4 +1,4 @@
-"""Every screen at every size (issue 23, "Screens"), in Chromium: the big screen and the phone
+"""Every screen at every size, in Chromium: the big screen and the phone
 leaderboard with forty-character names, a 320 px phone, column Yam's on a phone, the table view
 following the turn, a lone player's sheet; then one walk through every page at 320 × 640,
 390 × 844, 1280 × 720 and 1920 × 1080, in English and French, with 1, 4 and 8 players.
@@ -153,7 +153,7 @@ def cut_names(page: Page, selector: str) -> list[dict[str, Any]]:
     )
 
 
-# --- item 1: the big screen ----------------------------------------------------------------------
+# --- the big screen ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -207,7 +207,7 @@ def test_the_big_screen_fits_eight_forty_character_names(
                 assert tally["x"] <= left + 2, (tally, left)
 
 
-# --- item 2: the leaderboard on a phone -----------------------------------------------------------
+# --- the leaderboard on a phone -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("size", [PHONE, SMALL_PHONE], ids=["390", "320"])
@@ -229,7 +229,7 @@ def test_the_phone_leaderboard_fits_forty_character_names(
             assert box and box["x"] + box["width"] <= size["width"]
 
 
-# --- item 3: a 320 px phone -------------------------------------------------------------------
+# --- a 320 px phone -------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("options", [{}, french()], ids=["en", "fr"])
@@ -273,7 +273,7 @@ def test_on_320_px_the_home_page_fits_and_its_radios_keep_their_size(
                 assert width >= 20 and height >= 20, (key, name, value, width, height)
 
 
-# --- item 4: column Yam's on a phone -------------------------------------------------------------
+# --- column Yam's on a phone -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("columns", [4, 3])
@@ -311,7 +311,7 @@ def test_column_yams_shows_every_column_of_the_focus_view_on_a_phone(
         assert problems(page) == []
 
 
-# --- item 5: the table view follows the turn --------------------------------------------------
+# --- the table view follows the turn --------------------------------------------------
 
 
 def column_in_view(page: Page, player: int) -> bool:
@@ -377,7 +377,7 @@ def test_the_table_view_scrolls_to_whoever_is_up(
         assert wrap.evaluate("w => w.scrollLeft") == scrolled
 
 
-# --- item 6: one player ---------------------------------------------------------------------
+# --- one player ---------------------------------------------------------------------
 
 
 def elliptical(page: Page, selector: str) -> list[dict[str, float]]:

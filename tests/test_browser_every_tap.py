@@ -1,4 +1,4 @@
-"""Every tap carries what its phone saw (issue: "done when"), in Chromium: two phones tapping the
+"""Every tap carries what its phone saw, in Chromium: two phones tapping the
 same box a moment apart, virtual dice that bind the turn, "Correct a box" on a finished game
 after the next one started, and screenshots of the new screens at phone sizes.
 
@@ -411,7 +411,7 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
 # --- d: the new screens at phone sizes --------------------------------------------------------
 
 SCREENS = os.environ.get("SCOREPAD_SCREENS")
-#: The design's smallest target (DESIGN.md, "Thumb first"): 44 px.
+#: The smallest target a thumb hits surely: 44 px.
 TAP_PX = 44
 
 

@@ -1,4 +1,4 @@
-"""The sheet for every pair of hands, in Chromium (issue 23): what a screen reader names each
+"""The sheet for every pair of hands, in Chromium: what a screen reader names each
 box by, read from the accessibility tree; a write the server is slow to answer, which says
 it is sending; a whole turn by keyboard, counted in keys."""
 
@@ -53,7 +53,7 @@ def test_the_would_be_scores_of_the_dice_are_named_with_their_points(table: Tabl
     assert models.Entry.objects.get().value == 3
 
 
-# --- a write the server is slow to answer (item 7) ------------------------------------------
+# --- a write the server is slow to answer ------------------------------------------
 
 #: When the page saw the tap, and when Confirm turned busy (performance.now(), in ms).
 WATCH_BUSY = """() => {
@@ -123,7 +123,7 @@ def test_a_quick_answer_never_shows_busy(table: Table) -> None:
     expect(page.locator("[aria-busy], .sending")).to_have_count(0)
 
 
-# --- a turn by keyboard (item 8) ------------------------------------------------------------
+# --- a turn by keyboard ------------------------------------------------------------
 
 
 def focused(page: Page) -> dict[str, str | None]:
@@ -251,4 +251,5 @@ def test_dice_typed_by_keyboard_keep_the_focus_on_their_face(table: Table) -> No
         settled(page)
         expect(three).to_be_focused()
     table.write(lambda: page.keyboard.press("Enter"))  # the fifth die: the faces are done
-    expect(page.locator("td.cell button.tap.preview").first).to_be_focused()
+    # On the sheet, not on a would-be score that a sixth Enter would write.
+    expect(page.locator("#sheet")).to_be_focused()

@@ -150,7 +150,7 @@ def test_rolled_dice_ring_the_dice_to_keep(
 
 def page_errors(errors: list[str]) -> list[str]:
     """``watch_errors``' list without the event stream's own: under the WSGI test server the
-    stream cannot be held, htmx logs its error Event and the poll takes over (issue 24)."""
+    stream cannot be held, htmx logs its error Event and the poll takes over."""
     return [error for error in errors if error != "[object Event]"]
 
 

@@ -1,4 +1,4 @@
-"""The layout at the table, measured in Chromium at the sizes where issue 14 saw it go wrong:
+"""The layout at the table, measured in Chromium at the sizes where it once went wrong:
 eight players, forty-character names, a 320 px phone, the big screen, arm's-length text, and
 the dice after the last roll. Each test measures boxes, lines, font sizes or contrast ratios
 rather than looking for a class name."""
@@ -227,7 +227,7 @@ def drawn_colours(page: Page, selector: str) -> list[dict[str, Any]]:
     return drawn
 
 
-# --- item 5: eight players ------------------------------------------------------------------------
+# --- eight players ------------------------------------------------------------------------
 
 
 def test_eight_names_in_the_strip_neither_overlap_nor_get_cut(
@@ -272,7 +272,7 @@ def test_side_by_side_with_eight_the_totals_take_two_lines_and_the_picker_leaves
         assert rows_in_view(page) >= 5
 
 
-# --- item 6: the dice after the third roll --------------------------------------------------------
+# --- the dice after the third roll --------------------------------------------------------
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -301,7 +301,7 @@ def test_the_dice_after_the_last_roll_stay_readable_and_look_spent(
         assert contrast(roll["text"], roll["face"]) >= TEXT_CONTRAST, roll
 
 
-# --- item 7: forty-character names ----------------------------------------------------------------
+# --- forty-character names ----------------------------------------------------------------
 
 
 def long_game() -> models.Game:
@@ -335,7 +335,7 @@ def test_forty_character_names_keep_the_totals_bar_to_two_lines(
         assert set(lines(page, ".sheet tr.bonus td small")) == {1}
 
 
-# --- item 8: a 320 px phone --------------------------------------------------------------------
+# --- a 320 px phone --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("options", [{}, french()], ids=["en", "fr"])
@@ -360,7 +360,7 @@ def test_on_a_small_phone_the_title_and_round_stay_readable_and_the_picker_leave
         assert rows_in_view(page) >= 4
 
 
-# --- item 9: the big screen -----------------------------------------------------------------------
+# --- the big screen -----------------------------------------------------------------------
 
 
 def big_screen_evening() -> models.Game:
@@ -391,7 +391,7 @@ def test_the_big_screen_reads_across_a_room_without_scrolling(
         assert serious_violations(page) == []
 
 
-# --- item 10: small text at arm's length ---------------------------------------------------------
+# --- small text at arm's length ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("view", ["table", "focus"])

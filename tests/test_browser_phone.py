@@ -1,4 +1,4 @@
-"""The phone itself, in Chromium (issue 15): the screen stays awake while a game is open,
+"""The phone itself, in Chromium: the screen stays awake while a game is open,
 the site installs and answers an offline page, a link shares in one tap."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""An evening that changes its rules between games, in Chromium (issue 25, item 5): Yam, then
+"""An evening that changes its rules between games, in Chromium: Yam, then
 Yatzy picked in Play again's menu, then Play again keeping Yatzy; the leaderboard counts
 the wins of all three and the points per rule set."""
 

@@ -17,7 +17,7 @@ from games import models, selectors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-#: The issue's promise: another phone sees a change within 3 seconds (polling every 2).
+#: The promise to the table: another phone sees a change within 3 seconds (polling every 2).
 SYNC_MS = 3000
 
 

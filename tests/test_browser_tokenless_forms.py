@@ -1,6 +1,6 @@
-"""The sheet's htmx answers carry no CSRF token in their forms (issue 24, item 4: the same
-fragment for every phone): htmx sends it in a header, and the Game menu's language buttons
-submit the page's own form outside #game. In a real browser, after swaps."""
+"""The sheet's htmx answers carry no CSRF token in their forms (so that the
+fragment is the same for every phone): htmx sends it in a header, and the Game menu's
+language buttons submit the page's own form outside #game. In a real browser, after swaps."""
 
 from __future__ import annotations
 

@@ -148,7 +148,7 @@ def test_a_game_of_ordered_yatzy_for_two_in_dice_mode(table: Table) -> None:
             expect(table.cell(player, row, column).locator("s")).to_have_text("0")
         else:
             expect(table.cell(player, row, column)).to_have_text(str(played.value))
-    # Yatzy's own boxes scored as RULES.md says; Bob's near misses scored nothing.
+    # Yatzy's own boxes scored as docs/rules.md says; Bob's near misses scored nothing.
     aimed = {"two_pairs": 16, "small_straight": 15, "large_straight": 20, "full_house": 18}
     assert {row: shadow.box(0, "down", row).value for row in aimed} == aimed
     assert shadow.box(0, "down", "yatzy").value == 50

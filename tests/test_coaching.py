@@ -1,4 +1,5 @@
-"""The coach's analysis of a game (games/coaching.py): losses, luck, and what is kept."""
+"""The coach's analysis of a game on the site (games/coaching.py, its figures from
+games/coach/analysis.py): losses, luck, and what is kept."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from django.db import connection
 from evening_support import best, evening, play, seen
 
 from games import coaching, models, selectors, services
+from games.coach import analysis as coach_analysis
 from games.coach.advice import advisor
 from games.coach.tables import Tables
 from games.rules import Move
@@ -276,6 +278,6 @@ def test_a_turn_that_breaks_the_advisor_leaves_the_game_without_figures(
 ) -> None:
     game = evening(("Ann",))
     play_dice_turn(game, [6, 6, 6, 6, 6], ("free", "ones"))
-    monkeypatch.setattr(coaching, "_turn", lambda *args: 1 / 0)
+    monkeypatch.setattr(coach_analysis, "analyse_turn", lambda *args: 1 / 0)
     analysis = _analysis(game)
     assert analysis.unsupported and analysis.players[0].turns == 1

@@ -1,4 +1,4 @@
-"""The site on the open internet (issue 16): bodies, the admin, rate limits.
+"""The site on the open internet: bodies, the admin, rate limits.
 
 A hostile client sends big bodies to any URL, hammers the admin login and creates
 evenings or writes as fast as it can; a table of friends must never notice.

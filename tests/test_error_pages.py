@@ -1,5 +1,5 @@
 """When a page cannot be shown, the site says so in its own style and language, and where to
-go (issue 14, item 12). pytest-django runs with DEBUG off, as production does."""
+go. pytest-django runs with DEBUG off, as production does."""
 
 from __future__ import annotations
 

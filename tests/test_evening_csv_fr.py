@@ -1,4 +1,4 @@
-"""The evening's CSV files in a French spreadsheet (issue 23, item 12): beside the plain file
+"""The evening's CSV files in a French spreadsheet: beside the plain file
 for scripts, a file in the page's language with the separators its Excel and LibreOffice
 read (";" and a decimal comma in French), headers in its words with the evening's own name
 for the five-alike box; and no name becomes a formula whatever separator opens it."""

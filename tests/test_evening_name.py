@@ -1,6 +1,6 @@
 """An evening goes by one name on every page: its own; unnamed, "Tonight" during its night
-and then the day it was started, written as people write dates in each language (issue 14,
-item 4)."""
+and then the day it was started, written as people write dates in each
+language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The French pages use the players' words, one word for one thing (issue 14, item 11)."""
+"""The French pages use the players' words, one word for one thing."""
 
 from __future__ import annotations
 

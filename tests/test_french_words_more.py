@@ -1,4 +1,4 @@
-"""The French pages in good French (issue 23, item 11): "d’Alice" and "de Bob", a decimal
+"""The French pages in good French: "d’Alice" and "de Bob", a decimal
 below 2 in the singular, one count with ngettext, "saisir" for typed values, one word for
 the score sheet, the space before a colon, typographic apostrophes, and import refusals in
 the reader's words."""

@@ -7,8 +7,8 @@ raw bodies, some huge, some not UTF-8. The answer must be a 4xx with a message,
 or a redirect/200 for a legitimate action; never a 500. When it is a 4xx, the
 database must be exactly as before. Read-only URLs get fuzzed query strings.
 
-FUZZ_EXAMPLES sets the examples per write endpoint (default 200: with the 13
-known write endpoints, 2,600 in `make test`); e.g. FUZZ_EXAMPLES=20 for a quick run.
+FUZZ_EXAMPLES sets the examples per write endpoint (its default, ``FUZZ_EXAMPLES`` below,
+is what `make test` sends to each); e.g. FUZZ_EXAMPLES=20 for a quick run.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ settings.register_profile(
 )
 FUZZ = settings.get_profile("http-fuzz")
 
-#: The write endpoints as of issues 3–5; test_every_url_taking_a_post_is_fuzzed finds new ones.
+#: The write endpoints known when this was written; test_every_url_taking_a_post_is_fuzzed
+#: finds new ones.
 KNOWN_WRITES = {
     "new_evening",
     "score",

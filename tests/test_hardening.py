@@ -1,4 +1,4 @@
-"""What a hostile client found on the open internet (issue 16, items 5 and 7–11).
+"""What a hostile client found on the open internet, one behaviour each.
 
 Writes without the version the phone saw, names that steer links, evenings planted in a
 visitor's list by another site, huge numbers in game files, HEAD, and cookies.

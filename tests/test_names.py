@@ -1,4 +1,4 @@
-"""Players' names as people type them (issue 23, item 10): one message with the real limit
+"""Players' names as people type them: one message with the real limit
 for a name too long, emoji sequences and Persian spelling kept exactly, the characters that
 reorder or hide text still refused; the game file takes every name the site stores."""
 

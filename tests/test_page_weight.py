@@ -33,7 +33,7 @@ KB = 1024
 FIRST_LOAD_BUDGET = 40 * KB
 #: Everyone's columns side by side (asked for: not this sheet's default view), where each of
 #: some 500 filled boxes carries its name for screen readers ("Ana, Ones, column Down, 1,
-#: scored": issue 23, item 9), about 2 KB gzipped at 3 to 4 bytes a box.
+#: scored": what a screen reader reads), about 2 KB gzipped at 3 to 4 bytes a box.
 TABLE_VIEW_BUDGET = 44 * KB
 TAP_BUDGET = 4 * KB
 ASSET = re.compile(r'<(?:link rel="stylesheet" href|script src)="([^"]+)"')

@@ -1,4 +1,4 @@
-"""What the phone itself does for the table (issue 15): the site installs (a manifest, a
+"""What the phone itself does for the table: the site installs (a manifest, a
 service worker, an offline page), the screen stays awake on a game page, links share in
 one tap. Their pages and headers here; the journeys in tests/test_browser_phone.py."""
 

@@ -1,4 +1,4 @@
-"""The low findings of the attack probe behind nginx (issue 23, items 15-20), one behaviour
+"""The low findings of the attack probe behind nginx, one behaviour
 each; what only the real proxy shows is checked by ``make proxy-check``
 (scripts/proxy_check.py)."""
 

@@ -1,4 +1,4 @@
-"""The review says what each choice cost (issue 17): turn by turn and for the whole game."""
+"""The review says what each choice cost: turn by turn and for the whole game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Changing the rules between games of an evening (issue 25, item 5): the next game's form
+"""Changing the rules between games of an evening: the next game's form
 and Play again's menu pick another rule set or options; the tally counts wins across rule
 sets and points per rule set."""
 

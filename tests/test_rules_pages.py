@@ -113,7 +113,7 @@ def test_a_row_added_without_words_shows_an_empty_description(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # What the test above catches: a new row of a kind the template words by row.
-    from games.rules.rulesets import DiceSum
+    from games.rules.scorers import DiceSum
 
     yam = RULESETS["yam"]
     scorers = {**yam.scorers, "second_chance": DiceSum()}
@@ -157,7 +157,7 @@ def test_the_yahtzee_page_words_the_straights_as_the_engine_scores_them(client: 
 def test_a_change_to_the_engines_scores_shows_on_its_page(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games.rules.rulesets import ExactRun
+    from games.rules.scorers import ExactRun
 
     yam = RULESETS["yam"]
     scorers = {**yam.scorers, "small_straight": ExactRun((1, 2, 3, 4, 5), 99)}
@@ -194,7 +194,7 @@ def test_the_french_page_is_in_french(client: Client) -> None:
     with translation.override("fr"):
         for row in RULESETS["yahtzee"].scorers:
             assert boxes(html)[row]["label"] == labels.row_label("yahtzee", row)
-    # The players' words (DESIGN.md).
+    # The players' words: what people call the boxes at the table.
     for word in ("Brelan", "Carré", "Petite suite", "Grande suite", "Prime", "Barrer", "Joker"):
         assert word in html
     assert "Three of a kind" not in html

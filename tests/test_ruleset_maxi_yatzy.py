@@ -1,7 +1,7 @@
 """Maxi Yatzy (``maxi-yatzy``) played through the site: six dice in each entry mode, the
 rolls a player leaves unused saved for their later turns (the sheet shows them; Roll mode
 counts them, Dice and Values modes take the rolls the table says), the game file with six
-dice, the review that says there is no coach for it, and the rules page (issue 25, item 3)."""
+dice, the review that says there is no coach for it, and the rules page."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 Its rows, a scorer of a kind the engine does not have, its words, its upper bonus and its
 option live in this module only: the start form, the sheet, the chooser's offered values,
 the review, the game file (export and import), the evening's CSV, the rules pages and
-``manage.py solve`` must all read them from the registry (issue 25, item 1).
+``manage.py solve`` must all read them from the registry: a rule set is one entry, nothing else.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from django.urls import reverse
 from games import models, selectors
 from games.rules import RULESETS, Option, RuleSet, register
 from games.rules.errors import N_
-from games.rules.rulesets import FaceSum, UpperBonus
+from games.rules.ruleset import UpperBonus
+from games.rules.scorers import FaceSum
 from games.rules.words import Text
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +142,7 @@ def test_the_start_form_offers_the_rule_set_and_its_option(client: Client, pips:
     assert "Pips (three boxes, bonus 9 at 12)" in html
     assert "Pips&#39; order" in html
     assert 'name="pip_order" value="ordered"' in html
-    # The house rules of its own bonus: a field of its own (its 12 and 9 are not the seeds').
+    # The house rules of its own bonus: a field of its own (thresholds 12 and 9, not 63 and 60).
     assert 'name="pips_upper_bonus_at" value="9"' in html
     game = start(client, pip_order="ordered")
     assert game.options == {"pip_order": "ordered"} | PIPS_HOUSE

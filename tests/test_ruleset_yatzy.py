@@ -1,7 +1,7 @@
 """Scandinavian Yatzy (``yatzy``), one entry of the registry, played through the site: the
 start form and its order option (its own field: Yam's option of the same key defaults the
 other way), a whole game of two players, the review, the game file, the evening's CSV and
-the rules pages in English and French (issue 25, item 2)."""
+the rules pages in English and French."""
 
 from __future__ import annotations
 

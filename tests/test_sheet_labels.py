@@ -1,4 +1,4 @@
-"""What a screen reader names each box of the sheet by (issue 23, item 9): whose box, which
+"""What a screen reader names each box of the sheet by: whose box, which
 box and which column, and what it holds — on the boxes to tap, the would-be scores of the
 dice, the boxes to correct and the filled boxes, in English and in French."""
 

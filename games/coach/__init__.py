@@ -2,7 +2,8 @@
 
 ``Config.of("yahtzee")`` names a configuration, ``build_model`` reads its rows and scores
 from the rules engine's registry, ``solve`` computes its table, ``Tables`` keeps the tables
-on disk and loads them memory-mapped.
+on disk and loads them memory-mapped. ``advice`` answers from a table for one turn, and
+``analysis`` reviews a played game's turns with it.
 """
 
 from .model import (

@@ -12,7 +12,7 @@ crossed-out box) and answers from the solved table:
 - ``keeps(sheet, hand, rolls_left)``: every set of dice that may be kept before a reroll,
   best first, with its expected value.
 
-Luck and loss are differences of these values (see ``NOTES.md``). A turn is computed for its
+Luck and loss are differences of these values (see docs/coach.md). A turn is computed for its
 one state (filled boxes, upper total, Yahtzee flag) and kept in a small cache: each call
 costs well under a millisecond once the table is mapped.
 """
@@ -141,7 +141,7 @@ class Advisor:
 
     With one column the figures are exact optimal play. With several (``estimate``), they
     are the coach's policy's: a sheet is valued as the sum of its columns' own values
-    (``columns_value``), each turn played best against that sum (``NOTES.md``). The sum is
+    (``columns_value``), each turn played best against that sum (docs/coach.md). The sum is
     the exact value of playing the columns one after another, which sharing the turns
     beats by far: ``extra[k]``, what the policy scored beyond the sum from k open boxes in
     simulated games, is added to every figure, so that they estimate the policy's own

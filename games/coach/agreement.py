@@ -1,6 +1,6 @@
 """``python -m games.coach.agreement TABLES_DIR [GAMES [SEED]]``: every one-column
 configuration whose table is built, its policy's simulated average beside the table's figure
-(the lines of ``NOTES.md``).
+(the lines of docs/coach.md).
 
 A module of its own, above both simulations: Max and Min is played by the columns' one
 (``columns.simulate_columns``), which is built on ``simulate``.

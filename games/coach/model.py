@@ -1,6 +1,6 @@
 """A one-column configuration of a rule set, read from the rules engine's registry.
 
-The scores come from running each row's scorer (``games.rules.rulesets``) on the 252 hands:
+The scores come from running each row's scorer (``games.rules.scorers``) on the 252 hands:
 the solver never holds a score table of its own.
 """
 
@@ -14,13 +14,8 @@ from typing import Any
 import numpy as np
 
 from games.rules.game import max_min_points
-from games.rules.rulesets import (
-    RULESETS,
-    Column,
-    Row,
-    RuleSet,
-    get_ruleset,
-)
+from games.rules.ruleset import Column, Row, RuleSet
+from games.rules.rulesets import RULESETS, get_ruleset
 
 from .dice import HANDS
 

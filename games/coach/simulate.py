@@ -5,7 +5,7 @@ of filled boxes, and one ``Solver.turn`` per group gives every keep's and box's 
 the group's upper totals and flags at once. The dice are rolled by a seeded numpy generator;
 the points are counted from the model's scores (the engine's scorers), the Joker, the upper
 bonus and the Yahtzee bonus as the rules say, not from the table: the table only chooses. The
-average of many games must then come near the table's figure (``NOTES.md``), and a test
+average of many games must then come near the table's figure (docs/coach.md), and a test
 replays some of them through the rules engine for the same totals.
 """
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from games.rules.rulesets import Row
+from games.rules.ruleset import Row
 
 from .dice import FIRST_ROLL, HANDS, best_keeps, keep_levels
 from .model import FIVE_ALIKE, Model, max_min_gain

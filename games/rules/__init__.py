@@ -7,16 +7,8 @@ Joker and bonuses. Everything else asks it.
 from .dice import ALL_HANDS, Dice, parse_dice
 from .errors import IllegalMove
 from .game import Box, ColumnTotals, Game, Move, Played, max_min_points
-from .rulesets import (
-    RULESETS,
-    UPPER_ROWS,
-    Column,
-    Option,
-    Row,
-    RuleSet,
-    get_ruleset,
-    register,
-)
+from .ruleset import UPPER_ROWS, Column, Option, Row, RuleSet
+from .rulesets import RULESETS, get_ruleset, register
 from .seating import next_starter
 
 __all__ = [

@@ -8,13 +8,8 @@ from typing import Any, NamedTuple
 
 from .dice import Dice, parse_dice
 from .errors import N_, IllegalMove, Owner
-from .rulesets import (
-    Column,
-    Row,
-    RuleSet,
-    UpperBonus,
-    get_ruleset,
-)
+from .ruleset import Column, Row, RuleSet, UpperBonus
+from .rulesets import get_ruleset
 
 Cell = tuple[str, str]  # (column, row)
 _DOWN, _UP = Column.DOWN.value, Column.UP.value

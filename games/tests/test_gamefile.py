@@ -1,4 +1,4 @@
-"""The ``scorepad.game.v1`` file: what GAME-FORMAT.md says loads, and what it says is refused."""
+"""The ``scorepad.game.v1`` file: what docs/game-format.md says loads, and what it refuses."""
 
 from __future__ import annotations
 
@@ -420,12 +420,12 @@ def test_an_import_is_all_or_nothing() -> None:
     assert isinstance(error, ValueError)
 
 
-# --- known gaps (GAME-FORMAT.md, not RULES.md: left to the engine's owner) ---------------------
+# --- what the format leaves open, settled by the engine ---------------------------------------
 
 
 def test_a_column_named_on_a_one_column_sheet_is_exported_in_canonical_form() -> None:
     # The stored game keeps the column either way, so the export has one form: the
-    # column is written only when the sheet has several (GAME-FORMAT.md lets it out).
+    # column is written only when the sheet has several (docs/game-format.md lets it out).
     turns = [ana("ones", column="free", value=3)]
     assert gamefile.dump(gamefile.load(document("yam", turns)))["turns"] == [ana("ones", value=3)]
 

@@ -1,4 +1,4 @@
-"""Known answers for the house rules (RULES.md): the upper bonus's threshold and points, the
+"""Known answers for the house rules (docs/rules.md): the upper bonus's threshold and points, the
 Yahtzee bonus and the Joker on or off, three or four rolls a turn."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.rules import Game, IllegalMove, Move, get_ruleset
-from games.rules.rulesets import UpperBonus
+from games.rules.ruleset import UpperBonus
 
 
 def solo(**options: object) -> Game:

@@ -1,5 +1,5 @@
 """Maxi Yatzy in the engine: six dice, and the rolls a player leaves unused saved for their
-later turns (RULES.md), through play, undo, the snapshot and the game file."""
+later turns (docs/rules.md), through play, undo, the snapshot and the game file."""
 
 from __future__ import annotations
 

@@ -71,7 +71,7 @@ def test_offered_values_are_exactly_the_non_zero_scores(key: str, row: str) -> N
 
 
 def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
-    """RULES.md's score table, written out again without the engine's scorers."""
+    """docs/rules.md's score table, written out again without the engine's scorers."""
     counts = sorted((hand.count(face), face) for face in set(hand))
     most, face = counts[-1]
     shape = sorted(count for count, _ in counts)
@@ -117,7 +117,7 @@ def oracle(key: str, row: str, hand: tuple[int, ...]) -> int:
 
 
 def yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
-    """Scandinavian Yatzy's lower boxes as RULES.md says them: only the dice of a pair or a
+    """Scandinavian Yatzy's lower boxes as docs/rules.md says them: only the dice of a pair or a
     kind count, the best choice is taken, different faces for two pairs and a full house."""
     pairs = [face for face in range(6, 0, -1) if hand.count(face) >= 2]
     if row == "one_pair":
@@ -140,7 +140,7 @@ def yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
 
 
 def maxi_yatzy_oracle(row: str, hand: tuple[int, ...]) -> int:
-    """Maxi Yatzy's lower boxes as RULES.md says them, over six dice: only the dice of the
+    """Maxi Yatzy's lower boxes as docs/rules.md says them, over six dice: only the dice of the
     groups count, each group another face, the best choice taken; straights among the six."""
     from itertools import permutations
 
@@ -268,7 +268,7 @@ def test_a_game_file_loads_back_to_the_same_game(game: Game) -> None:
 
 
 def independent_column_totals(game: Game, player: int, column: str) -> dict[str, Any]:
-    """The totals of a column worked out again from its boxes, straight from RULES.md."""
+    """The totals of a column worked out again from its boxes, straight from docs/rules.md."""
     value = {row: game.box(player, column, row).value for row in game.rows}
     upper = sum(value[row] or 0 for row in UPPER)
     lower = sum(v or 0 for row, v in value.items() if row not in (*UPPER, "max", "min"))
@@ -276,7 +276,7 @@ def independent_column_totals(game: Game, player: int, column: str) -> dict[str,
     void = high is not None and low is not None and high <= low
     if not void:
         lower += (high or 0) + (low or 0)
-    # RULES.md's +35 at 63, or the house rules' bonus the game's options set.
+    # docs/rules.md's +35 at 63, or the house rules' bonus the game's options set.
     threshold, points = game.options.get("upper_bonus_at", 63), game.options.get("upper_bonus", 35)
     bonus = points if upper >= threshold else 0
     return {"upper": upper, "bonus": bonus, "lower": lower, "void": void}
@@ -356,7 +356,7 @@ def test_preview_is_exactly_what_play_accepts(
 
 
 def expected_preview(game: Game, dice: list[int], first_roll: bool) -> dict[tuple[str, str], int]:
-    """The cells five dice may go in, and their scores, worked out again from RULES.md."""
+    """The cells five dice may go in, and their scores, worked out again from docs/rules.md."""
     player = game.current_player
     assert player is not None
     hand = tuple(sorted(dice))

@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.rules import Game
-from games.rules.rulesets import UPPER_FACE
+from games.rules.ruleset import UPPER_FACE
 from games.tests.test_rules_properties import RULES, new_games, random_move
 
 
 def counted_from_the_boxes(game: Game, player: int, column: str) -> tuple[int, ...]:
-    """A column's totals worked out again from its boxes alone (RULES.md)."""
+    """A column's totals worked out again from its boxes alone (docs/rules.md)."""
     upper = progress = lower = 0
     for row in game.rows:
         box = game.box(player, column, row)
@@ -30,7 +30,7 @@ def counted_from_the_boxes(game: Game, player: int, column: str) -> tuple[int, .
     void = high is not None and low is not None and high <= low
     if not void:
         lower += (high or 0) + (low or 0)
-    # The house rules' bonus where the game sets one, else RULES.md's +35 at 63.
+    # The house rules' bonus where the game sets one, else docs/rules.md's +35 at 63.
     threshold = game.options.get("upper_bonus_at", 63)
     bonus = game.options.get("upper_bonus", 35) if upper >= threshold else 0
     return upper, progress, bonus, lower, upper + bonus + lower, void

@@ -1,4 +1,4 @@
-"""Known answers for every row of every rule set, as RULES.md gives them."""
+"""Known answers for every row of every rule set, as docs/rules.md gives them."""
 
 from __future__ import annotations
 
@@ -416,7 +416,7 @@ def test_row_counts(key: str, count: int) -> None:
 )
 def test_missing_options_take_their_defaults(key: str, options: dict[str, Any]) -> None:
     expected = {"yams": {"order": "ordered"}, "yams-columns": {"columns": 3, "max_min": True}}[key]
-    # The house rules too, each the rule set's own (RULES.md).
+    # The house rules too, each the rule set's own (docs/rules.md).
     expected |= {"upper_bonus_at": 63, "upper_bonus": 35, "rolls": 3}
     assert Game.new(key, ["Ana"], options).options == expected | options
 

@@ -1,7 +1,7 @@
-"""Scandinavian Yatzy's and Maxi Yatzy's boxes, as RULES.md gives them: known answers and
+"""Scandinavian Yatzy's and Maxi Yatzy's boxes, as docs/rules.md gives them: known answers and
 Hypothesis properties of their scorers, on five dice and on six.
 
-The boxes are scored by the scorer classes of ``games.rules.rulesets`` below (``YATZY`` and
+The boxes are scored by the scorer classes of ``games.rules.scorers`` below (``YATZY`` and
 ``MAXI_YATZY``); once the registry holds the two rule sets, their own scorers are held to the
 same known answers.
 """
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules.dice import ALL_HANDS, ALL_SIX_HANDS, FACES
-from games.rules.rulesets import (
-    RULESETS,
+from games.rules.rulesets import RULESETS
+from games.rules.scorers import (
     AlikeGroups,
     AlikeSum,
     DiceSum,
@@ -36,7 +36,7 @@ UPPER: dict[str, Scorer] = {
     for face, row in enumerate(("ones", "twos", "threes", "fours", "fives", "sixes"), 1)
 }
 
-#: RULES.md's Scandinavian Yatzy: five dice, 15 boxes.
+#: docs/rules.md's Scandinavian Yatzy: five dice, 15 boxes.
 YATZY: dict[str, Scorer] = {
     **UPPER,
     "one_pair": AlikeSum(2),
@@ -51,7 +51,7 @@ YATZY: dict[str, Scorer] = {
     "yatzy": FiveAlike(50),
 }
 
-#: RULES.md's Maxi Yatzy: six dice, 20 boxes.
+#: docs/rules.md's Maxi Yatzy: six dice, 20 boxes.
 MAXI_YATZY: dict[str, Scorer] = {
     **UPPER,
     "one_pair": AlikeSum(2),
@@ -159,7 +159,7 @@ MAXI_CASES = [
     ("three_pairs", "2-2-4-4-6-6", 24),
     ("three_pairs", "1-1-1-2-2-2", 0),  # two faces only
     ("three_pairs", "5-5-5-5-1-1", 0),
-    ("three_pairs", "6-6-6-6-6-6", 0),  # three *different* faces, RULES.md says
+    ("three_pairs", "6-6-6-6-6-6", 0),  # three *different* faces, docs/rules.md says
     ("three_pairs", "1-1-2-2-3-4", 0),
     ("three_of_a_kind", "1-1-1-6-6-6", 18),  # the best three
     ("three_of_a_kind", "2-2-2-2-2-2", 6),

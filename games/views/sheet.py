@@ -28,10 +28,22 @@ def sheet_context(request: HtmxHttpRequest, game: models.Game, access: Access) -
 @with_access
 def sheet(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
+    wants_hint = request.GET.get(hint.COOKIE_PARAM)
     if request.htmx:
         response = cached_game(
             request, game.pk, game.version, page.newest(game), access.read_only
         ) or render_game(request, sheet_context(request, game, access))
+    elif (
+        wants_hint in (hint.ON, hint.OFF)
+        and not access.read_only
+        and known.opened_by_visitor(request)
+    ):
+        # The switch pressed as a plain form (before htmx was ready, or without JavaScript):
+        # the choice is kept below and the address drops it, or a reload would press the
+        # switch again over any choice made since through htmx, which leaves the address be.
+        rest = request.GET.copy()
+        del rest[hint.COOKIE_PARAM]
+        response = redirect(f"{request.path}?{rest.urlencode()}" if rest else request.path)
     else:
         response = render(request, page.GAME_TEMPLATE, sheet_context(request, game, access))
     # The choices this phone keeps (Secure, HttpOnly, the visitor's act only): the view on
@@ -39,7 +51,6 @@ def sheet(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse
     remember(request, response, access)
     if request.GET.get("view") in ("table", "focus"):
         known.remember_choice(request, response, VIEW_COOKIE, request.GET["view"])
-    wants_hint = request.GET.get(hint.COOKIE_PARAM)
     if not access.read_only and wants_hint in (hint.ON, hint.OFF):
         known.remember_choice(request, response, hint.COOKIE, wants_hint)
     return response

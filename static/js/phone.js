@@ -1,4 +1,4 @@
-// What the phone itself does for the table (issue 15): the site installs and answers an
+// What the phone itself does for the table: the site installs and answers an
 // offline page, the screen stays awake during a game, a link shares in one tap. Each part
 // does nothing where the browser lacks what it needs: the page works the same without.
 

@@ -52,7 +52,9 @@
 // once per version, so a copy that did arrive is answered like the first (or with the
 // conflict message if another phone wrote first). Until it is through, no other write
 // leaves (they would only be refused as out of date) and the polls wait. Polls that fail
-// back off from 2 s to 15 s and return to 2 s once answered.
+// back off from 2 s to 15 s and return to 2 s once answered. A network that returns (the
+// browser's online event) ends the back-off: the page asks at once, whatever it was waiting
+// for (the back-off was up to 15 s, with the stream open nothing else would ask before).
 (function () {
   "use strict";
   var queued = null; // {verb, path, values, elt}
@@ -60,6 +62,7 @@
   var retryDelay = 0;
   var pollFailures = 0;
   var nextPollAt = 0;
+  var returns = 0; // the network's returns (online events) so far
 
   function isWrite(config) {
     return config && config.verb && config.verb !== "get";
@@ -191,6 +194,7 @@
     if (isPoll(event.detail.elt)) {
       if (queued || Date.now() < nextPollAt) event.preventDefault();
       else if (streaming && !fromStream(config)) event.preventDefault();
+      else if (config) config.scorepadReturns = returns;
       return;
     }
     if (isWrite(config) && queued && !queued.sending) {
@@ -204,6 +208,9 @@
   function failed(event) {
     var config = event.detail && event.detail.requestConfig;
     if (isPoll(event.detail.elt)) {
+      // Sent before the network returned, it failed for want of it: the poll asked since
+      // (queued behind it) goes with no back-off.
+      if (config && config.scorepadReturns !== returns) return;
       pollFailures += 1;
       var wait = Math.min(15000, 2000 * Math.pow(2, pollFailures));
       nextPollAt = Date.now() + wait;
@@ -255,11 +262,15 @@
   });
 
   window.addEventListener("online", function () {
+    returns += 1;
     pollFailures = 0;
     nextPollAt = 0;
     if (queued) {
       banner(text("unsent"));
       resend();
+    } else if (document.querySelector(".poller")) {
+      // Marked as the stream's, so that it goes even while the stream says it is open.
+      htmx.trigger(document.body, "live");
     }
   });
   window.addEventListener("offline", function () {
@@ -367,15 +378,19 @@
 
 // The sheet by keyboard, a turn in four keys at most: Enter on a box opens its chooser with
 // the focus on its first value (the arrows or Space pick one, as radios do), Enter confirms,
-// and the focus then waits on the next player's first open box. A swap of the game removes
+// and the focus then waits on the next player's first action. A swap of the game removes
 // what had the focus: once htmx has readied the new content, it goes back to the same
-// control when the new page has it (a die, a mode, a box), else, after a key, to the first
-// open box. "Skip to the sheet" leads there too. Moves made after a key only: a tap leaves
-// the focus where the browser puts it.
+// control when the new page has it (Roll, a die, a mode, a box), else, after a key, to the
+// first action: Roll, the first die to type, the first open box's chooser. The focus never
+// lands on a would-be score by itself, where the next Enter (meant to roll or type a die
+// again) would write it: when none of these is left (the last roll, the last die), it waits
+// on the sheet, a Tab from the first box to score. "Skip to the sheet" leads to the first
+// open box. Moves made after a key only: a tap leaves the focus where the browser puts it.
 (function () {
   "use strict";
   var keyboard = false;
   var had = null; // the control that had the focus before a swap, as a selector
+  var lost = false; // the swap took away what had the focus
 
   document.addEventListener("keydown", function () {
     keyboard = true;
@@ -389,6 +404,14 @@
       "#game .sheet td.cell a.tap:not(.fix), #game .sheet td.cell button.tap.preview"
     );
   }
+  // What the player to play does first, none of it a write of a score: Roll, the first die
+  // to type, the first box whose chooser opens; else the sheet itself.
+  function firstAction() {
+    return document.querySelector("#panel button.roll:not(:disabled)") ||
+      document.querySelector("#panel form.faces button:not(:disabled)") ||
+      document.querySelector("#game .sheet td.cell a.tap:not(.fix)") ||
+      document.getElementById("sheet");
+  }
   function selectorOf(elt) {
     var cell = elt.closest("td.cell");
     if (cell) {
@@ -398,9 +421,12 @@
     }
     if (elt.id) return "#" + CSS.escape(elt.id);
     var form = elt.form || elt.closest("form");
-    if (!elt.name || !form || !form.getAttribute("action")) return null;
-    return 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] [name="' +
-      CSS.escape(elt.name) + '"][value="' + CSS.escape(elt.value) + '"]';
+    if (!form || !form.getAttribute("action")) return null;
+    var within = 'form[action="' + CSS.escape(form.getAttribute("action")) + '"] ';
+    // A form's one button without a name (Roll): the same form's in the new page.
+    if (!elt.name) return elt.tagName === "BUTTON" ? within + "button:not([name])" : null;
+    return within + '[name="' + CSS.escape(elt.name) + '"][value="' + CSS.escape(elt.value) +
+      '"]';
   }
   function focusable(elt) {
     return elt && !elt.disabled && elt.getClientRects().length > 0;
@@ -409,7 +435,8 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var focused = document.activeElement;
     var target = event.detail.target;
-    had = focused && target && target.contains(focused) ? selectorOf(focused) : null;
+    lost = Boolean(focused && focused !== document.body && target && target.contains(focused));
+    had = lost ? selectorOf(focused) : null;
   });
   // After the settle, not the swap: htmx readies the new content (its hx-post, its links)
   // only then, and a key sent to a control it has not readied yet would leave the page.
@@ -426,9 +453,10 @@
     var again = had && document.querySelector(had);
     if (focusable(again)) {
       again.focus({ preventScroll: !keyboard });
-    } else if (keyboard) {
-      var box = firstOpenBox();
-      if (box) box.focus();
+    } else if (keyboard && lost) {
+      // Only what a swap took away: a page whose focus was nowhere (a TV's) stays as it is.
+      var first = firstAction();
+      if (first) first.focus();
     }
   });
   // Enter on a value confirms it, whatever the browser does with Enter on a radio.
