@@ -20,7 +20,7 @@ from games import models
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, gamefile, turn
 from games.rules.errors import N_, Owner
-from games.rules.rulesets import FiveAlike
+from games.rules.scorers import FiveAlike
 from games.virtual_dice import rolled
 
 
