@@ -69,8 +69,9 @@ lint: install
 	$(BIN)/lint-imports --no-logo
 	$(MAKE) --no-print-directory typecheck
 
-## typecheck: mypy (strict on the rules engine and the coach)
-# mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach, strictly.
+## typecheck: mypy (strict on the rules engine and the coach; the writes, reads and views checked)
+# mypy on what pyproject.toml's [tool.mypy] lists: the rules engine and the coach strictly; the
+# writes, the reads and the views less strictly.
 typecheck: install
 	$(BIN)/mypy
 

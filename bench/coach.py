@@ -46,11 +46,11 @@ def _setup(tmp: Path) -> None:
 
 def _virtual_game(rng: random.Random, ruleset: str = RULESET, options: dict | None = None):
     """A finished 8-player game in virtual dice: random holds, greedy boxes."""
-    from games import models, services
+    from games import models, selectors, services
     from games.rules import Move
 
     game = services.create_evening(list(PLAYERS), ruleset, options, entry_mode="virtual")
-    while not (state := services.load_current(game.pk).state).finished:
+    while not (state := selectors.load_current(game.pk).state).finished:
         dice = [rng.randint(1, 6) for _ in range(5)]
         seen, holds = [dice], []
         for _ in range(rng.choice((0, 1, 2, 2))):
@@ -196,13 +196,13 @@ def main() -> int:
 
 def _sheets_before(game, seats, entries) -> list[dict]:
     """Each turn's player's sheet before it, from the engine (as the analysis reads it)."""
-    from games import services
+    from games import selectors
     from games.coach.advice import sheet_of
 
-    state = services.replay(game, seats, []).state
+    state = selectors.replay(game, seats, []).state
     position = {seat.player_id: seat.position for seat in seats}
     sheets = []
-    for entry, record in zip(entries, services.moves_of(entries, position), strict=True):
+    for entry, record in zip(entries, selectors.moves_of(entries, position), strict=True):
         sheets.append(sheet_of(state, position[entry.player_id]))
         state.apply_trusted_all([record])
     return sheets

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from bench.play import NAMES, play_random
-from games import models, services
+from games import models, selectors
 from games.rules import Game, Move
 
 COLUMNS_4 = {"columns": 4, "max_min": True}
@@ -70,7 +70,7 @@ def _game(
     )
     if state.finished:
         # As services.record_turn stores it with the game's last turn.
-        game.result = services.final_result(state, seats)
+        game.result = selectors.final_result(state, seats)
         game.save(update_fields=["result"])
     models.Entry.objects.bulk_create(
         models.Entry.from_played(game, players[p.move.player], p, turn)

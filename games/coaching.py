@@ -24,7 +24,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
-from games import models, services
+from games import models, selectors, services
 from games.coach.advice import Advisor, NotBuilt, Unsupported, advisor
 
 # The review's pages name the analysis's kinds and figures through this module, as the rest
@@ -96,7 +96,7 @@ def advisor_of(game: models.Game) -> Advisor:
 def read(game: models.Game) -> tuple[list[models.Seat], list[Any]]:
     """The game's seats and its entries in turn order, each with ``FIELDS`` by name."""
     entries = game.entries.order_by("turn").values_list(*FIELDS, named=True)
-    return services.seats_of(game), list(entries)
+    return selectors.seats_of(game), list(entries)
 
 
 # --- one game ---------------------------------------------------------------------------------
@@ -129,8 +129,8 @@ def analyse(game: models.Game, seats: Sequence[models.Seat], entries: Sequence[A
     except Unsupported:
         return _unanalysed(game, seats, entries, position, unsupported=True)
     try:
-        state = services.replay(game, seats, []).state
-        moves = services.moves_of(entries, position)
+        state = selectors.replay(game, seats, []).state
+        moves = selectors.moves_of(entries, position)
         return analyse_game(coach, state, entries, position, moves)
     except Exception:  # noqa: BLE001 — a page never fails for the coach's figures
         logger.exception("coach: game %s not analysed", game.pk)

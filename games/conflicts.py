@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from games import labels
 from games.params import integer
 from games.rules import Played
-from games.services import LoadedGame
+from games.selectors import LoadedGame
 
 
 def _claimed_cell(loaded: LoadedGame, post: Any) -> tuple[int, str, str] | None:

@@ -89,3 +89,20 @@ def remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpRe
     # A later call in the same request builds on this one.
     request.COOKIES[COOKIE] = _SEPARATOR.join(known)
     return response
+
+
+def remember_choice(request: HttpRequest, response: HttpResponse, name: str, value: str) -> None:
+    """A choice of this phone's (the sheet's view, the coach's hint), kept a year.
+
+    Only the visitor's own act sets it (``opened_by_visitor``): another site's link with
+    ``?hint=on`` shows that page so, and changes nothing kept on the phone."""
+    if not opened_by_visitor(request):
+        return
+    response.set_cookie(
+        name,
+        value,
+        max_age=365 * 86400,
+        samesite="Lax",
+        httponly=True,  # only the server reads it
+        secure=request.is_secure() or settings.SESSION_COOKIE_SECURE,
+    )

@@ -1,36 +1,41 @@
-"""Reading and writing games through the ORM, with the rules engine's state beside them.
-
-A game's entries are its history; its row keeps the engine's snapshot of where it stands
-(``models.Game.snapshot``), so a page rebuilds the game from the row and its seats
-(``load``) and only undo, the review and the export read the entries (``replay``).
+"""Writing games through the ORM: every change to a game, checked by the rules engine.
 
 Every write checks the version the phone saw and moves it in the same transaction as
 its change (``_claim``: an UPDATE filtered on that version, compare and swap), writing
 the new snapshot, and a finished game's result, with it. A score is checked by the
 rules engine with no lock held, then stored only if the game is still at the version
 it was checked against; the other writes lock the game's row for their whole change.
+The reads are ``games.selectors``.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from functools import cached_property
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, prefetch_related_objects
+from django.db.models import F
 from django.dispatch import Signal
 
 from games import live, models
-from games.params import integer
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, Move, Played, gamefile, next_starter
-from games.rules.errors import N_, Owner
-from games.rules.rulesets import FiveAlike
-
-_random = random.SystemRandom()
+from games.rules.errors import N_
+from games.rules.turn import correction_values
+from games.selectors import (
+    LoadedGame,
+    Seen,
+    StaleVersion,
+    check_dice_bound,
+    check_seen,
+    corrected_turn,
+    final_result,
+    history,
+    load,
+    newest_number,
+    seats_of,
+)
+from games.virtual_dice import rolled
 
 #: Sent with ``game`` (its row as just written) when a turn ends the game, after its commit,
 #: and when a finished game is corrected, in the correction's transaction. The coach keeps
@@ -41,48 +46,6 @@ _random = random.SystemRandom()
 finished = Signal()
 
 
-class StaleVersion(Exception):
-    """The phone wrote on top of a game that moved since it last looked."""
-
-    def __init__(self, game: models.Game) -> None:
-        self.game = game
-        super().__init__(f"game {game.pk} is at version {game.version}")
-
-
-@dataclass(frozen=True)
-class Seen:
-    """What the phone showed when it sent a request: the game's version and the player to
-    play (None: the page showed no one to play, the game being over).
-
-    Every request that opens a chooser or writes carries it, so that a tap made on a sheet
-    that has moved is refused rather than applied to what the sheet has become (another
-    player's box, another turn's dice)."""
-
-    version: int
-    player: int | None
-
-
-def check_seen(game: models.Game, state: RulesGame, seen: Seen) -> None:
-    """StaleVersion if the game moved since the phone looked; IllegalMove if, at that very
-    version, the phone names another player to play than the game's (a forged or broken
-    request: the version alone fixes whose turn it is)."""
-    if game.version != seen.version:
-        raise StaleVersion(game)
-    current = state.current_player
-    if seen.player == current:
-        return
-    if current is None:
-        raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
-    if seen.player is not None and 0 <= seen.player < len(state.players):
-        raise IllegalMove(
-            "turn",
-            N_("It is {expected} turn, not {player}."),
-            expected=Owner(state.players[current]),
-            player=Owner(state.players[seen.player]),
-        )
-    raise IllegalMove("turn", N_("This page is out of date: reload the sheet and try again."))
-
-
 class CorrectionRefused(Exception):
     """A correction that would break a later turn: ``turn`` (1-based) and the engine's
     refusal of it."""
@@ -91,173 +54,6 @@ class CorrectionRefused(Exception):
         self.turn = turn
         self.error = error
         super().__init__(f"turn {turn}: {error}")
-
-
-@dataclass
-class LoadedGame:
-    """A stored game and the engine's view of it, seat by seat."""
-
-    record: models.Game
-    seats: Sequence[models.Seat]
-    #: None for a finished game read from its stored result (games.tally), not rebuilt.
-    state: RulesGame
-
-    @cached_property
-    def entries(self) -> list[models.Entry]:
-        """The game's history, in turn order (a query, the first time it is asked)."""
-        return list(self.record.entries.order_by("turn"))
-
-    @property
-    def turns(self) -> int:
-        if self.state is None:
-            return self.rounds * len(self.seats)
-        return self.state.turns_played
-
-    @property
-    def players(self) -> list[models.Player]:
-        return [seat.player for seat in self.seats]
-
-    @property
-    def finished(self) -> bool:
-        return self.state.finished if self.state is not None else self.record.result is not None
-
-    @property
-    def rounds(self) -> int:
-        return self.state.rounds if self.state is not None else self.record.result["rounds"]
-
-    @property
-    def round(self) -> int:
-        return self.state.round if self.state is not None else self.rounds
-
-
-def final_result(state: RulesGame, seats: Sequence[models.Seat]) -> dict[str, Any] | None:
-    """What a finished game comes to, seat by seat, as the engine counts it (None before).
-
-    Stored on the game (``Game.result``) with the turn that ends it; games.tally reads it.
-    """
-    if not state.finished:
-        return None
-    ranks, winners = state.ranks(), set(state.winners())
-    return {
-        "rounds": state.rounds,
-        "columns": len(state.columns),
-        "seats": [
-            {
-                "player": seat.player_id,
-                "total": state.total(index),
-                "rank": ranks[index],
-                "won": index in winners,
-                "bonuses": sum(
-                    1 for column in state.columns if state.column_totals(index, column).bonus
-                ),
-                "yahtzees": yahtzees(state, index),
-            }
-            for index, seat in enumerate(seats)
-        ],
-    }
-
-
-def yahtzees(state: RulesGame, player: int) -> int:
-    """Five alike scored in a five-alike box, plus every Yahtzee bonus earned.
-
-    The five-alike boxes are those a FiveAlike scores, whatever their key (Yatzy's is
-    ``yatzy``)."""
-    scorers = state.ruleset.scorers
-    rows = [row for row in state.rows if isinstance(scorers[row], FiveAlike)]
-    boxes = sum(1 for row in rows for col in state.columns if state.box(player, col, row).value)
-    bonus = state.ruleset.yahtzee_bonus
-    return boxes + (state.yahtzee_bonus(player) // bonus if bonus else 0)
-
-
-# --- reading ------------------------------------------------------------------------------
-
-
-def find_game(token: str, number: int, *, read_only: bool = False) -> models.Game | None:
-    """The game ``number`` of the evening whose edit token (spectator token if
-    ``read_only``) is ``token``, with its evening and seats, or None."""
-    games = models.Game.objects
-    found = games.for_spectator(token, number) if read_only else games.for_sheet(token, number)
-    return found.first()
-
-
-@dataclass(frozen=True)
-class PollState:
-    """What a live page asks every 2 seconds of its game: its version, whether it is over,
-    and the number of the evening's newest game (and its pk, to find its sheet rendered)."""
-
-    game_id: int
-    version: int
-    finished: bool
-    newest: int
-
-
-def poll_state(number: int, token: str, read_only: bool = False) -> PollState | None:
-    """Game ``number``'s version and end, and the evening's newest game's number (or None
-    if there is no such game). One small query: every open sheet asks every 2 seconds."""
-    if number < 1:
-        return None
-    row = models.Game.objects.poll_row(token, number, read_only=read_only).first()
-    return None if row is None else PollState(*row)
-
-
-def seats_of(game: models.Game) -> list[models.Seat]:
-    """The game's seats in order with their players (none read again if the game came
-    with them, as ``with_seats`` brings them)."""
-    prefetch_related_objects([game], models.seats_in_order())
-    return list(game.seats.all())
-
-
-def load(game: models.Game) -> LoadedGame:
-    """The game as it stands, rebuilt from its snapshot: its entries are not read."""
-    seated = seats_of(game)
-    state = RulesGame.from_snapshot(
-        game.ruleset,
-        [seat.player.name for seat in seated],
-        game.snapshot,
-        game.options,
-        game.first_seat,
-    )
-    return LoadedGame(game, seated, state)
-
-
-def load_current(game_id: int) -> LoadedGame:
-    """The game as it stands now."""
-    return load(models.Game.objects.with_seats().get(pk=game_id))
-
-
-def moves_of(entries: Iterable[Any], position: dict[int, int]) -> Iterator[tuple[Move, int]]:
-    """(Move, value written) of each entry (an Entry, or its ``Entry.MOVE_FIELDS`` by name, as
-    ``coaching.read`` reads them); ``position``: each player's seat."""
-    for entry in entries:
-        yield models.move_of(entry, position), entry.value
-
-
-def replay(game: models.Game, seated: Sequence[models.Seat], entries: Sequence[Any]) -> LoadedGame:
-    """The engine's game rebuilt from stored entries, with its history (undo, the review,
-    the export).
-
-    Every entry was checked by the rules when it was stored (and stored only if the game
-    had not moved since the check), so it is written back as stored (``Game.restore``),
-    not checked again; a new move still goes through ``play``, a game file through
-    ``gamefile.load``.
-    """
-    position = {seat.player_id: seat.position for seat in seated}
-    state = RulesGame.restore(
-        game.ruleset,
-        [seat.player.name for seat in seated],
-        moves_of(entries, position),
-        game.options,
-        game.first_seat,
-    )
-    return LoadedGame(game, seated, state)
-
-
-def history(game: models.Game) -> LoadedGame:
-    """The game replayed from its entries (``replay``); its ``entries`` are the Entry rows."""
-    entries = list(game.entries.order_by("turn"))
-    loaded = replay(game, seats_of(game), entries)
-    loaded.entries = entries
-    return loaded
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -284,12 +80,6 @@ def _locked(game_id: int, seen: Seen | None) -> LoadedGame:
     if seen is not None:
         check_seen(game, loaded.state, seen)
     return loaded
-
-
-def newest_number(game: models.Game) -> int:
-    """The number of the evening's newest game (``game``'s own while no later one exists)."""
-    numbers = models.Game.objects.filter(evening_id=game.evening_id)
-    return numbers.order_by("-number").values_list("number", flat=True).first() or game.number
 
 
 def _newest_only(game: models.Game, action: str) -> None:
@@ -455,8 +245,8 @@ def next_game(
         first = next_starter([p.name for p in seated], game.first_seat, names)
         # The engine checks the rules, the number of players (and the names) before anything
         # is written.
-        rules, chosen = _rules(game, ruleset, options)
-        setup = RulesGame.new(rules, names, chosen, first)
+        rules, rules_options = _rules(game, ruleset, options)
+        setup = RulesGame.new(rules, names, rules_options, first)
         players += [
             models.Player.objects.create(evening=game.evening, name=name) for name in newcomers
         ]
@@ -474,22 +264,6 @@ def already_started(number: int) -> IllegalMove:
 
 
 # --- playing ------------------------------------------------------------------------------
-
-
-def check_dice_bound(game: models.Game, move: Move) -> None:
-    """Rolled dice are binding: once the phone has rolled in a turn, that turn is scored from
-    those dice (a box takes them, or is crossed out by them), never by a value; and in Roll
-    mode a turn has no other dice than the phone's."""
-    pending = game.pending or {}
-    if rolled(pending):
-        if move.dice is None or list(move.dice) != list(pending["dice"]):
-            raise IllegalMove(
-                "dice", N_("These dice were rolled for this turn: tap a box to score them.")
-            )
-    elif game.entry_mode == models.Game.EntryMode.VIRTUAL:
-        raise IllegalMove(
-            "dice", N_("Roll the dice first: in Roll mode a turn is scored from the dice rolled.")
-        )
 
 
 def rolls_used(pending: dict[str, Any], state: RulesGame, move: Move) -> Move:
@@ -653,42 +427,6 @@ def set_entry_mode(game_id: int, mode: str, seen: Seen | None = None) -> models.
         return game
 
 
-# --- the turn in progress (dice and virtual modes) --------------------------------------------
-
-
-def rolled(pending: dict[str, Any]) -> bool:
-    """Virtual dice were thrown for the turn in progress (``roll`` keeps its earlier rolls
-    beside them; typed dice have none). They belong to the turn until a box takes them:
-    no restart, mode switch or undo throws them again (the dry column scores only a first
-    roll, and a turn has only so many rolls)."""
-    return bool(pending.get("dice")) and "rolls" in pending
-
-
-def roll(pending: dict[str, Any], turn_rolls: int = 3, count: int = 5) -> dict[str, Any]:
-    """The next virtual roll of ``count`` dice: held dice stay, the others are thrown (at
-    most ``turn_rolls`` rolls: the game's house rule, 3 or 4, and the player's saved rolls
-    where the game saves them).
-
-    The turn keeps its history for the coach's review: ``rolls``, the dice of each earlier
-    roll, and ``holds``, the dice held at each re-roll (``holds[i]`` the flags ``rolls[i]``
-    was re-rolled with; None for a re-roll made before the history was kept)."""
-    dice = pending.get("dice") or []
-    held = pending.get("held") or [False] * count
-    rolls = pending.get("rolls") or []
-    holds = list(pending.get("holds") or [])
-    if len(dice) == count and len(rolls) >= turn_rolls - 1:
-        raise IllegalMove("rolls", N_("{rolls} rolls are the most a turn has."), rolls=turn_rolls)
-    if len(dice) == count:
-        holds = [*holds, *[None] * (len(rolls) - len(holds)), [bool(h) for h in held]]
-        rolls = [*rolls, dice]
-        new = [d if h else _random.randint(1, 6) for d, h in zip(dice, held, strict=True)]
-    else:
-        new = [_random.randint(1, 6) for _ in range(count)]
-        held = [False] * count
-        holds = []
-    return {"dice": new, "held": held, "rolls": rolls, "holds": holds}
-
-
 def save_pending(game_id: int, pending: dict[str, Any], seen: Seen | None) -> models.Game:
     """Store the turn in progress (dice, holds, rolls) on top of what the phone saw."""
     with transaction.atomic():
@@ -697,21 +435,6 @@ def save_pending(game_id: int, pending: dict[str, Any], seen: Seen | None) -> mo
             raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
         _claim(loaded.record, pending=pending)
         return loaded.record
-
-
-def open_chooser(game: models.Game, seen: Seen, column: str, row: str) -> LoadedGame:
-    """The game, for the chooser of ``(column, row)`` of the player the phone showed to play:
-    refused if the sheet moved since (StaleVersion), if that cell is not theirs to play now,
-    or if the turn's dice were rolled (they are scored from the dice, not by a value)."""
-    loaded = load(game)
-    check_seen(game, loaded.state, seen)
-    if loaded.state.current_player is None:
-        raise IllegalMove("game_over", N_("The game is over: no turn can be added."))
-    if rolled(game.pending or {}) or game.entry_mode == models.Game.EntryMode.VIRTUAL:
-        check_dice_bound(game, Move(seen.player or 0, row, column, value=0))
-    if (column, row) not in loaded.state.playable_cells():
-        raise IllegalMove("cell", N_("That cell cannot be played now."))
-    return loaded
 
 
 # --- a finished game corrected -------------------------------------------------------------
@@ -741,18 +464,8 @@ def correct(
         entries = list(game.entries.order_by("turn"))
         seat_of = {seat.player_id: seat.position for seat in loaded.seats}
         moves = [models.move_of(entry, seat_of) for entry in entries]
-        at = next(
-            (
-                index
-                for index, move in enumerate(moves)
-                if (move.player, entries[index].column, move.row) == (player, column, row)
-            ),
-            None,
-        )
-        if at is None:
-            raise IllegalMove(
-                "correct", N_("That box is not filled: only a filled box is corrected.")
-            )
+        corrected = corrected_turn(entries, moves, player, column, row)
+        at = corrected.at
         old = entries[at]
         was = loaded.state.box(player, column, row)
         state = RulesGame.new(
@@ -764,7 +477,14 @@ def correct(
         if used is None and state.saving:
             used = max(state.rolls, len(moves[at].rolls) + 1)
         moves[at] = fix._replace(player=player, row=row, column=column, used=used)
+        if corrected.dice is not None:
+            # A turn scored from dice keeps them, and its earlier rolls: crossed out, or
+            # scored again from them (never a value they did not make).
+            with_dice = corrected.with_dice()._replace(used=used)
+            moves[at] = moves[at]._replace(rolls=with_dice.rolls) if fix.cross else with_dice
         for turn, move in enumerate(moves, start=1):
+            if turn == at + 1 and corrected.dice is not None and not fix.cross:
+                _check_dice_score(state, move, fix)
             try:
                 state.play(move)
             except IllegalMove as error:
@@ -786,7 +506,7 @@ def correct(
         changed = []
         for entry, played in zip(entries, state.played, strict=True):
             fresh = models.Entry.from_played(game, entry.player, played, entry.turn)
-            if entry is old:
+            if entry is old and corrected.dice is None:
                 # A value written by hand: the dice that made the old one no longer do.
                 fresh.rolls, entry.virtual_dice = [], {}
             if any(getattr(entry, f) != getattr(fresh, f) for f in models.Entry.WRITTEN_FIELDS):
@@ -807,11 +527,27 @@ def correct(
         return LoadedGame(game, loaded.seats, state), correction
 
 
+def _check_dice_score(before: RulesGame, with_dice: Move, fix: Move) -> None:
+    """A box scored from dice is corrected to what they score there, nothing else."""
+    scores = correction_values(before, with_dice)
+    if fix.value in scores:
+        return
+    if not scores:
+        raise IllegalMove(
+            "correct",
+            N_("The dice of this turn score nothing in {row}: cross it out, or leave it."),
+            row=with_dice.row,
+        )
+    raise IllegalMove(
+        "correct",
+        N_("The dice of this turn score {score} in {row}, not {value}."),
+        score=scores[0],
+        row=with_dice.row,
+        value=str(fix.value),
+    )
+
+
 # --- the game file ------------------------------------------------------------------------
-
-
-def export_document(game: models.Game) -> str:
-    return gamefile.dumps(history(game).state)
 
 
 class AlreadyImported(Exception):
@@ -879,81 +615,106 @@ def import_document(
 # --- players ------------------------------------------------------------------------------
 
 
-def change_players(game_id: int, post: Any, expected_version: int | None = None) -> None:
-    """Rename a player (any time); add, remove or move a seat (before the first entry)."""
-    from games.forms import RenameForm
+def _seats_at(game_id: int, version: int) -> tuple[models.Game, list[models.Seat]]:
+    """The game's row locked, if it is still at ``version`` (the one the page showed), and
+    its seats in order."""
+    game = _locked(game_id, None).record
+    if game.version != version:
+        raise StaleVersion(game)
+    return game, list(game.seats.select_related("player").order_by("position"))
 
-    action = post.get("action", "")
-    with transaction.atomic():
-        game = _locked(game_id, None).record
-        if expected_version is not None and game.version != expected_version:
-            raise StaleVersion(game)
-        seats = list(game.seats.select_related("player").order_by("position"))
-        position = _position(post.get("seat"), seats) if action != "add" else None
-        if action in ("rename", "add"):
-            form = RenameForm({"name": post.get("name", "")})
-            if not form.is_valid():
-                raise IllegalMove("players", form.errors["name"][0])
-            name = form.cleaned_data["name"]
-            others = [s.player for s in seats if position is None or s.position != position]
-            if any(p.name.casefold() == name.casefold() for p in others):
-                raise IllegalMove("players", N_("Two players have the same name."))
-            if action == "rename":
-                player = seats[position].player
-                if game.evening.players.filter(name=name).exclude(pk=player.pk).exists():
-                    raise IllegalMove(
-                        "players", N_("Another player of this evening has that name.")
-                    )
-                player.name = name
-                player.save(update_fields=["name"])
-                _claim(game)
-                _renamed_elsewhere(player, game)
-                return
-        if game.entries.exists():
-            raise IllegalMove(
-                "players", N_("Players can be added, removed or moved only before the first score.")
-            )
-        players = [s.player for s in seats]
-        if action == "add":
-            limit = RulesGame.new(game.ruleset, ["x"], game.options).ruleset.max_players
-            if len(players) >= limit:
-                raise IllegalMove(
-                    "players", N_("This game takes at most {max} players."), max=limit
-                )
-            player = game.evening.players.filter(name=name).first()
-            players.append(player or models.Player.objects.create(evening=game.evening, name=name))
-        elif action == "remove":
-            if len(players) == 1:
-                raise IllegalMove("players", N_("A game needs at least one player."))
-            players.pop(position)
-        elif action in ("up", "down"):
-            other = position - 1 if action == "up" else position + 1
-            if not 0 <= other < len(players):
-                raise IllegalMove("players", N_("That seat cannot move further."))
-            players[position], players[other] = players[other], players[position]
-        else:
-            raise IllegalMove("players", N_("Unknown action."))
-        game.seats.all().delete()
-        models.Seat.objects.bulk_create(
-            models.Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+
+def _seat(seats: Sequence[models.Seat], seat: int) -> models.Seat:
+    if not 0 <= seat < len(seats):
+        raise IllegalMove("players", N_("Unknown seat."))
+    return seats[seat]
+
+
+def _check_name(name: str, others: Sequence[models.Player]) -> None:
+    """Two players of one game never share a name (the sheet tells them apart by it)."""
+    if any(player.name.casefold() == name.casefold() for player in others):
+        raise IllegalMove("players", N_("Two players have the same name."))
+
+
+def _before_first_score(game: models.Game) -> None:
+    if game.entries.exists():
+        raise IllegalMove(
+            "players", N_("Players can be added, removed or moved only before the first score.")
         )
-        first = min(game.first_seat, len(players) - 1)
-        snapshot = _new_snapshot(game, [player.name for player in players], first)
-        _claim(game, first_seat=first, snapshot=snapshot)
+
+
+def _reseat(game: models.Game, players: Sequence[models.Player]) -> None:
+    """Seat ``players`` in this order, the game starting again with no turn played."""
+    game.seats.all().delete()
+    models.Seat.objects.bulk_create(
+        models.Seat(game=game, player=player, position=i) for i, player in enumerate(players)
+    )
+    first = min(game.first_seat, len(players) - 1)
+    snapshot = _new_snapshot(game, [player.name for player in players], first)
+    _claim(game, first_seat=first, snapshot=snapshot)
+
+
+def rename_player(game_id: int, version: int, seat: int, name: str) -> None:
+    """Rename the player at ``seat`` (any time): ``name`` as the rename form cleaned it."""
+    with transaction.atomic():
+        game, seats = _seats_at(game_id, version)
+        player = _seat(seats, seat).player
+        _check_name(name, [s.player for s in seats if s.position != seat])
+        if game.evening.players.filter(name=name).exclude(pk=player.pk).exists():
+            raise IllegalMove("players", N_("Another player of this evening has that name."))
+        player.name = name
+        player.save(update_fields=["name"])
+        _claim(game)
+        _renamed_elsewhere(player, game)
+
+
+def add_player(game_id: int, version: int, name: str) -> None:
+    """Seat a player called ``name`` last (before the first score): the evening's player of
+    that name, or a new one."""
+    with transaction.atomic():
+        game, seats = _seats_at(game_id, version)
+        players = [s.player for s in seats]
+        _check_name(name, players)
+        _before_first_score(game)
+        limit = RulesGame.new(game.ruleset, ["x"], game.options).ruleset.max_players
+        if len(players) >= limit:
+            raise IllegalMove("players", N_("This game takes at most {max} players."), max=limit)
+        player = game.evening.players.filter(name=name).first()
+        players.append(player or models.Player.objects.create(evening=game.evening, name=name))
+        _reseat(game, players)
+
+
+def remove_player(game_id: int, version: int, seat: int) -> None:
+    """Take the player at ``seat`` out of the game (before the first score)."""
+    with transaction.atomic():
+        game, seats = _seats_at(game_id, version)
+        _seat(seats, seat)
+        _before_first_score(game)
+        if len(seats) == 1:
+            raise IllegalMove("players", N_("A game needs at least one player."))
+        _reseat(game, [s.player for s in seats if s.position != seat])
+
+
+def move_player(game_id: int, version: int, seat: int, *, up: bool) -> None:
+    """Swap the player at ``seat`` with the one before (``up``) or after (before the first
+    score)."""
+    with transaction.atomic():
+        game, seats = _seats_at(game_id, version)
+        _seat(seats, seat)
+        _before_first_score(game)
+        players = [s.player for s in seats]
+        other = seat - 1 if up else seat + 1
+        if not 0 <= other < len(players):
+            raise IllegalMove("players", N_("That seat cannot move further."))
+        players[seat], players[other] = players[other], players[seat]
+        _reseat(game, players)
 
 
 def _renamed_elsewhere(player: models.Player, game: models.Game) -> None:
     """The evening's other games that seat ``player`` show the new name too: each moves to
     its next version, and their open pages learn it, so that nothing kept for a version (a
-    rendered sheet or review, games/views/table.py) shows the old name."""
+    rendered sheet or review, games/views/fragments.py) shows the old name."""
     others = models.Game.objects.filter(seats__player=player).exclude(pk=game.pk)
     others.update(version=F("version") + 1)
     for pk, version, number, result in others.values_list("pk", "version", "number", "result"):
         live.announce(pk, game.evening_id, live.Change(version, number, result is not None))
-
-
-def _position(raw: Any, seats: list[models.Seat]) -> int:
-    position = integer(raw)
-    if position is None or position >= len(seats):
-        raise IllegalMove("players", N_("Unknown seat."))
-    return position

@@ -1,7 +1,7 @@
 """Evening tallies and player statistics, read off the rules engine's games.
 
 Nothing here scores: totals, ranks, winners, bonuses and Yahtzee bonuses come from
-the engine's ``Game`` rebuilt from its snapshot (``services.load``), or, for a finished
+the engine's ``Game`` rebuilt from its snapshot (``selectors.load``), or, for a finished
 game, from the result the engine counted when its last turn was written
 (``Game.result``). This module only counts and sorts what the engine says. Only finished
 games count in a tally or a statistic.
@@ -22,10 +22,9 @@ from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 
-from games import coaching, models, services
+from games import coaching, models, selectors
 from games.rules import Game as RulesGame
-
-LoadedGame = services.LoadedGame
+from games.selectors import ListedGame
 
 
 class StoredSeat(NamedTuple):
@@ -36,7 +35,7 @@ class StoredSeat(NamedTuple):
     player_id: int
 
 
-def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
+def load_games(games: QuerySet[models.Game]) -> list[ListedGame]:
     """Every game of ``games`` (in its order), in four queries.
 
     A finished game with a stored result is not rebuilt: its ``state`` is None and
@@ -68,7 +67,7 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
                 StoredSeat(by_pk[seat["player"]], position, seat["player"])
                 for position, seat in enumerate(game.result["seats"])
             ]
-            loaded.append(LoadedGame(game, stored, None))  # type: ignore[arg-type]
+            loaded.append(ListedGame(game, stored, None))
         else:
             game_seats = seats[game.pk]
             state = RulesGame.from_snapshot(
@@ -78,7 +77,7 @@ def load_games(games: QuerySet[models.Game]) -> list[LoadedGame]:
                 game.options,
                 game.first_seat,
             )
-            loaded.append(LoadedGame(game, game_seats, state))
+            loaded.append(ListedGame(game, game_seats, state))
     return loaded
 
 
@@ -91,7 +90,7 @@ def find_evening(token: str, read_only: bool = False) -> models.Evening | None:
 
 def open_evening(
     token: str, read_only: bool = False
-) -> tuple[models.Evening | None, list[LoadedGame]]:
+) -> tuple[models.Evening | None, list[ListedGame]]:
     """The evening whose edit token (view token if ``read_only``) is ``token`` (None if
     there is none), and its games in number order, as ``load_games`` loads them."""
     evening = find_evening(token, read_only)
@@ -106,7 +105,7 @@ def open_evening(
 class Result(NamedTuple):
     """What one seat of a game came to, as the engine counts it."""
 
-    game: LoadedGame
+    game: ListedGame
     seat: int
     player: models.Player
     total: int
@@ -123,7 +122,7 @@ class Result(NamedTuple):
         return self.player.name
 
 
-def results(game: LoadedGame) -> list[Result]:
+def results(game: ListedGame) -> list[Result]:
     """Each seat's result, in seating order (winners only once the game is finished)."""
     state = game.state
     if state is None:
@@ -156,15 +155,10 @@ def results(game: LoadedGame) -> list[Result]:
                 won=index in winners,
                 bonuses=sum(1 for col in state.columns if state.column_totals(index, col).bonus),
                 columns=len(state.columns),
-                yahtzees=yahtzees(game, index),
+                yahtzees=selectors.yahtzees(state, index),
             )
         )
     return lines
-
-
-def yahtzees(game: LoadedGame, player: int) -> int:
-    """Five alike scored in a five-of-a-kind box, plus every Yahtzee bonus earned."""
-    return services.yahtzees(game.state, player)
 
 
 # --- adding results up ------------------------------------------------------------------------
@@ -259,10 +253,10 @@ def rank_lines(lines: Iterable[Line]) -> list[Line]:
 @dataclass
 class EveningTally:
     lines: list[Line]
-    games: list[LoadedGame]
-    finished: list[LoadedGame]
+    games: list[ListedGame]
+    finished: list[ListedGame]
     #: The evening's latest game while it is still being played (shown apart, not counted).
-    current: LoadedGame | None
+    current: ListedGame | None
 
     @property
     def rulesets(self) -> list[str]:
@@ -270,11 +264,11 @@ class EveningTally:
         return list(dict.fromkeys(game.record.ruleset for game in self.finished))
 
     @property
-    def latest(self) -> LoadedGame | None:
+    def latest(self) -> ListedGame | None:
         return self.games[-1] if self.games else None
 
 
-def evening_tally(games: Sequence[LoadedGame]) -> EveningTally:
+def evening_tally(games: Sequence[ListedGame]) -> EveningTally:
     """The tally of an evening's finished games (``games`` in number order)."""
     lines: dict[int, Line] = {}
     for game in games:
@@ -309,7 +303,7 @@ def name_key(name: str) -> str:
     return " ".join(stripped.casefold().split())
 
 
-def player_line(games: Iterable[LoadedGame], key: str) -> Line:
+def player_line(games: Iterable[ListedGame], key: str) -> Line:
     """One player's sums over the finished games given, matched by ``name_key``.
 
     The line's name is the latest spelling seen; a game where two seats match counts once,
@@ -333,13 +327,13 @@ def replay_with_totals(
     entries: Sequence[Any],
     stop: int | None = None,
     at_stop: Callable[[RulesGame], object] | None = None,
-) -> tuple[LoadedGame, list[list[int]]]:
+) -> tuple[selectors.LoadedGame, list[list[int]]]:
     """The game replayed once: as it ends, and each player's running totals on the way.
 
     ``at_stop`` sees the engine's game as it stood after ``stop`` turns (the review's
     step), so a page that needs both replays the entries once, not twice.
     """
-    replayed = services.replay(record, seats, [])
+    replayed = selectors.replay(record, seats, [])
     state = replayed.state
     position = {seat.player_id: seat.position for seat in seats}
     series: list[list[int]] = [[] for _ in seats]
@@ -367,4 +361,4 @@ def _write_counting(
     def count(player: int) -> None:
         appends[player](total(player))
 
-    state.apply_trusted_all(services.moves_of(entries, position), count)
+    state.apply_trusted_all(selectors.moves_of(entries, position), count)

@@ -34,7 +34,7 @@ and every phone's sheet, at the end, the database's.
    from the database: every write the server acknowledged (a 2xx) is stored, at its
    turn, for the player and in the cell its request named (an entry for another player
    than the one whose turn the request named is counted apart, and fails the run); every
-   game replays through the rules engine (services.history) to the snapshot stored with
+   game replays through the rules engine (selectors.history) to the snapshot stored with
    it, turns 1..n, version = number of entries; every phone's last sheet shows the game's
    version (data-version on #game) and exactly its entries' values in its boxes. No
    evening token may appear in the server log.
@@ -961,7 +961,7 @@ def shown_boxes(html: str) -> dict[Box, str]:
 
 
 def stored_boxes(loaded: Any) -> dict[Box, str]:
-    """What a sheet should show of a game's entries (``services.history``): each value,
+    """What a sheet should show of a game's entries (``selectors.history``): each value,
     0 for a box crossed out, in its player's box."""
     seat_of = {seat.player_id: seat.position for seat in loaded.seats}
     return {
@@ -1000,7 +1000,7 @@ def verify(tables: list[Table]) -> Verified:
     import django
 
     django.setup()
-    from games import models, services
+    from games import models, selectors
 
     result = Verified()
     problems = result.problems
@@ -1014,7 +1014,7 @@ def verify(tables: list[Table]) -> Verified:
             problems.append(f"table {table.number}: its evening is gone")
             continue
         try:
-            loaded = services.history(game)
+            loaded = selectors.history(game)
         except Exception as error:  # noqa: BLE001 - reported, the run fails
             problems.append(f"table {table.number}: does not replay: {error}")
             continue
@@ -1327,7 +1327,7 @@ def main() -> int:
         "(the entry is not the named player's, in the named cell)"
     )
     tabled = sum(1 for t in tables if t.token)
-    print(f"games that replay     {verified.replayed}/{tabled} (services.history)")
+    print(f"games that replay     {verified.replayed}/{tabled} (selectors.history)")
     print(f"tokens in server log  {leaked}")
     streams = describe_streams(phones.seen, args.phones * len(tables), killer.at, restart)
     for number, line in enumerate(streams.lines):

@@ -15,7 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from games import models, services
+from games import models, selectors
 from games.rules import get_ruleset
 
 GAME_URL = re.compile(r"/e/([^/]+)/g/(\d+)/")
@@ -72,7 +72,7 @@ class Table:
         return models.Game.objects.get(evening__token=match[1], number=int(match[2]))
 
     def engine_totals(self) -> list[int]:
-        return services.load(self.game()).state.totals()
+        return selectors.load(self.game()).state.totals()
 
     # --- waiting for htmx -----------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Game as RulesGame
 from games.rules import Move
 
@@ -24,16 +24,16 @@ def random_cell(rng: random.Random) -> Choose:
 
 
 def play_dice_turn(game: models.Game, dice: list[int], cell: tuple[str, str]) -> None:
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     column, row = cell
     services.record_turn(game.pk, Move(state.current_player, row, column, dice=dice), None)
 
 
 def play_dice(
     game: models.Game, rng: random.Random, choose: Choose = best_scoring, turns: int | None = None
-) -> services.LoadedGame:
+) -> selectors.LoadedGame:
     """Dice mode: five dice typed for each turn, written where ``choose`` says."""
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     done = 0
     while not loaded.state.finished and (turns is None or done < turns):
         state = loaded.state
@@ -70,7 +70,7 @@ def play_virtual_turn(
     if holds is not None:
         pending["holds"] = holds
     models.Game.objects.filter(pk=game.pk).update(pending=pending)
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     column, row = cell
     player = state.current_player
     move = Move(player, row, column, dice=seen[-1], rolls=seen[:-1])
@@ -79,9 +79,9 @@ def play_virtual_turn(
 
 def play_virtual(
     game: models.Game, rng: random.Random, choose: Choose = best_scoring, holds: bool = True
-) -> services.LoadedGame:
+) -> selectors.LoadedGame:
     """Virtual dice: one to three rolls each turn, random holds, kept with the turn."""
-    while not (loaded := services.load_current(game.pk)).state.finished:
+    while not (loaded := selectors.load_current(game.pk)).state.finished:
         seen, held = virtual_turn(rng, rng.choice((1, 2, 3, 3)))
         cell = choose(loaded.state, seen[-1])
         play_virtual_turn(game, seen, held if holds else None, cell)

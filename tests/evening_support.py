@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 #: (player index, row, offered values) → the value to write, or None to cross the cell out.
@@ -28,9 +28,9 @@ def by_player(*picks: Pick) -> Pick:
     return lambda player, row, offered: picks[player](player, row, offered)
 
 
-def play(game: models.Game, pick: Pick, turns: int | None = None) -> services.LoadedGame:
+def play(game: models.Game, pick: Pick, turns: int | None = None) -> selectors.LoadedGame:
     """Play ``turns`` turns (all that are left by default), each in the first playable cell."""
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     done = 0
     while not loaded.state.finished and (turns is None or done < turns):
         state = loaded.state
@@ -59,10 +59,10 @@ def again(game: models.Game) -> models.Game:
     return models.Game.objects.select_related("evening").get(pk=new.pk)
 
 
-def seen(game: models.Game) -> services.Seen:
+def seen(game: models.Game) -> selectors.Seen:
     """What a phone opened on ``game`` now shows: its version and the player to play."""
-    loaded = services.load_current(game.pk)
-    return services.Seen(loaded.record.version, loaded.state.current_player)
+    loaded = selectors.load_current(game.pk)
+    return selectors.Seen(loaded.record.version, loaded.state.current_player)
 
 
 def seen_fields(game: models.Game) -> dict[str, str]:

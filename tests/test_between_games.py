@@ -12,14 +12,14 @@ from django.urls import reverse
 from evening_support import best, by_player, evening, least, play
 from test_races import at_once
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 from games.rules import IllegalMove
 
 pytestmark = pytest.mark.django_db
 
 
 def seated(game: models.Game) -> list[str]:
-    return [seat.player.name for seat in services.seats_of(game)]
+    return [seat.player.name for seat in selectors.seats_of(game)]
 
 
 def starter(game: models.Game) -> str:
@@ -80,7 +80,7 @@ def test_the_next_game_keeps_the_rules_and_the_entry_mode() -> None:
     play(game, best)
     new = services.next_game(game.pk, ids(game, "Ann"), ["Zoé"])
     assert (new.ruleset, new.options, new.entry_mode) == (game.ruleset, game.options, "dice")
-    assert services.load(new).state.turns_played == 0
+    assert selectors.load(new).state.turns_played == 0
 
 
 def test_it_refuses_a_game_not_over_and_a_second_next_game() -> None:

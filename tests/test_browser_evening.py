@@ -16,7 +16,7 @@ from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import last_cell, phone, play_until, serious_violations
 from test_importgame import counts, doc, t
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 
 pytestmark = pytest.mark.browser
 
@@ -95,7 +95,7 @@ def test_the_same_file_twice_is_refused_until_import_it_again_is_ticked(table: T
     expect(page).to_have_url(f"{table.base}/e/{game.evening.token}/g/2/")
     expect(page.locator(".messages")).to_contain_text("Game 2 imported.")
     second = models.Game.objects.get(evening=game.evening, number=2)
-    assert json.loads(services.export_document(second))["turns"] == document["turns"]
+    assert json.loads(selectors.export_document(second))["turns"] == document["turns"]
 
 
 # --- players between games ----------------------------------------------------------------------
@@ -127,7 +127,7 @@ def test_a_player_joins_between_games_and_the_tally_counts_what_each_played(
     expect(page.locator(".messages")).to_contain_text("Game 2: Cy starts.")
     expect(page.locator(".sheet thead .pname")).to_have_text(["Ann", "Cy", "Dee"])
     second = table.game()
-    assert [s.player.name for s in services.seats_of(second)] == ["Ann", "Cy", "Dee"]
+    assert [s.player.name for s in selectors.seats_of(second)] == ["Ann", "Cy", "Dee"]
     play(second, by_player(least, least, best), turns=3 * 12 - 1)
     finish_in_the_browser(table, second)
 
@@ -171,7 +171,7 @@ def test_the_evenings_games_download_as_csv(table: Table, tmp_path: Path) -> Non
         rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))))
         assert next(iter(rows[0])) == header
         chloe = next(r for r in rows if r["player"] == "Chloé")
-        results = {r.name: r for r in tally.results(services.load_current(game.pk))}
+        results = {r.name: r for r in tally.results(selectors.load_current(game.pk))}
         if header == "game":
             assert chloe["total"] == str(results["Chloé"].total) and chloe["won"] == "1"
         else:

@@ -25,7 +25,7 @@ from evening_support import again, best, by_player, least, play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import RULESETS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -350,7 +350,7 @@ def test_the_table_view_scrolls_to_whoever_is_up(
         assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
         player = last - 1
         # Their box tapped (the sheet scrolls to it), a value chosen and confirmed.
-        column, row = services.load_current(game.pk).state.playable_cells()[0]
+        column, row = selectors.load_current(game.pk).state.playable_cells()[0]
         page.locator(f"td.cell[data-player='{player}'][data-row='{row}'] a.tap").first.click()
         picker = page.locator("form.picker")
         picker.locator("input[name=choice]").first.check()

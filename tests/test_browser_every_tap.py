@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Response, expect
 from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import serious_violations
 
-from games import labels, models, services
+from games import labels, models, selectors, services
 from games.rules import Move
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -127,7 +127,7 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
     written_by_b: list[tuple[int, str, int]] = []
 
     for tap in range(TAPS):
-        state = services.load_current(game.pk).state
+        state = selectors.load_current(game.pk).state
         player = state.current_player
         assert player is not None
         # Both phones show the same sheet: the player to play, at the same version.
@@ -168,7 +168,7 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
             cell(a, player, row).locator("a.tap").click()
 
         # The refusal names what happened and who is up, on the sheet as it stands now.
-        after = services.load_current(game.pk).state
+        after = selectors.load_current(game.pk).state
         up = after.current_player
         assert up is not None
         error = a.locator("#panel p.error[role=alert]")
@@ -185,7 +185,7 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
         expect(a.locator(".sheet .turn-label")).to_have_text(f"{names[up]} to play")
 
     # What was stored: B's twenty scores and nothing of A's, each for the player A showed.
-    seats = {seat.player_id: seat.position for seat in services.seats_of(game)}
+    seats = {seat.player_id: seat.position for seat in selectors.seats_of(game)}
     entries = list(models.Entry.objects.filter(game=game).order_by("turn"))
     stored = [(seats[entry.player_id], entry.row, entry.value) for entry in entries]
     assert stored == written_by_b
@@ -212,7 +212,7 @@ def test_rolled_dice_bind_the_turn_no_switch_to_values_and_no_posted_value(
         expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
         expect(page.locator("button.roll")).to_contain_text(f"{rolls_left} roll")
     dice_shown = page.locator(".dice-entry form.slots button.die").all_inner_texts()
-    rolled = services.load_current(game.pk).record.pending
+    rolled = selectors.load_current(game.pk).record.pending
     assert len(rolled["dice"]) == 5 and len(rolled["rolls"]) == 2
     version = version_of(page)
 
@@ -228,7 +228,7 @@ def test_rolled_dice_bind_the_turn_no_switch_to_values_and_no_posted_value(
         expect(page.locator(".dice-entry form.slots button.die")).to_have_text(dice_shown)
         expect(page.locator("button.roll")).to_be_disabled()
         assert version_of(page) == version
-    record = services.load_current(game.pk).record
+    record = selectors.load_current(game.pk).record
     assert (record.entry_mode, record.pending, record.version) == ("virtual", rolled, version)
     assert models.Entry.objects.filter(game=game).count() == 0
 
@@ -245,7 +245,7 @@ def test_rolled_dice_bind_the_turn_no_switch_to_values_and_no_posted_value(
     chooser = page.request.get(f"{base}pick?{query}", headers={"HX-Request": "true"})
     assert chooser.status == 422
     assert 'class="picker' not in chooser.text()
-    record = services.load_current(game.pk).record
+    record = selectors.load_current(game.pk).record
     assert (record.pending, record.version) == (rolled, version)
     assert models.Entry.objects.filter(game=game).count() == 0
 
@@ -309,7 +309,7 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
     watcher.goto(f"{base}/g/1/")
 
     # The last box, in the browser: the game is over.
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     [(column, row)] = state.playable_cells()
     version = version_of(a)
     cell(a, 1, row, column).locator("a.tap").click()
@@ -359,7 +359,7 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
     a.locator(".game-over a.correct-box").click()
     expect(a.locator(".correcting")).to_be_visible()
     assert a.locator(".sheet a.tap.fix").count() == 24
-    old = services.load_current(game.pk).state.box(0, "free", "three_of_a_kind")
+    old = selectors.load_current(game.pk).state.box(0, "free", "three_of_a_kind")
     assert (old.value, old.crossed) == (30, False)
     version = version_of(a)
     cell(a, 0, "three_of_a_kind").locator("a.tap.fix").click()
@@ -378,9 +378,9 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
     expect(cell(a, 0, "three_of_a_kind")).to_have_text("20")
     expect(a.locator(".game-over")).to_be_visible()
     expect(a.locator(".topbar .meta .round")).to_have_text("over")
-    record = services.load_current(game.pk).record
+    record = selectors.load_current(game.pk).record
     assert record.result is not None
-    assert services.load(record).finished
+    assert selectors.load(record).finished
     assert models.Entry.objects.filter(game=game).count() == entries
 
     # The evening follows by exactly the correction.
@@ -476,13 +476,13 @@ def test_the_refusal_the_correction_and_the_banner_fit_a_phone(
         a = contexts(viewport, color_scheme=scheme).new_page()
         a.goto(f"{live}/e/{playing.evening.token}/g/1/")
         hold_polls(a)
-        state = services.load_current(playing.pk).state
+        state = selectors.load_current(playing.pk).state
         player = state.current_player
         column, row = state.playable_cells()[0]
         services.record_turn(
             playing.pk,
             Move(player, row, column, value=state.offered_values(row)[0]),
-            services.Seen(services.load_current(playing.pk).record.version, player),
+            selectors.Seen(selectors.load_current(playing.pk).record.version, player),
         )
         cell(a, player, row, column).locator("a.tap").click()
         expect(a.locator("#panel p.error")).to_contain_text("to play.")

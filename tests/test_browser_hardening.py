@@ -14,7 +14,7 @@ from evening_support import best, by_player, cross, evening, play
 from playwright.sync_api import Page, Route, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models, services
+from games import models, selectors, services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,10 +84,8 @@ def test_a_stale_players_page_says_so_and_shows_the_players_as_they_are(
     game = evening(("Ann", "Bob"))
     page.goto(f"{live_server.url}/e/{game.evening.token}/g/1/players")
     # Another phone renames Bob meanwhile.
-    other = services.load_current(game.pk)
-    services.change_players(
-        game.pk, {"action": "rename", "seat": "1", "name": "Bobby"}, other.record.version
-    )
+    other = selectors.load_current(game.pk)
+    services.rename_player(game.pk, other.record.version, 1, "Bobby")
     page.locator("#name-0").fill("Annie")
     page.get_by_role("button", name="Rename").first.click()
     expect(page.get_by_role("alert")).to_contain_text("out of date")

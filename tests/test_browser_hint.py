@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import phone, serious_violations
 
-from games import models, services
+from games import models, selectors
 from games.coach.advice import advisor, sheet_of
 from games.coach.tables import Tables
 
@@ -80,7 +80,7 @@ def test_typed_dice_mark_the_box_the_advisor_names(
         expect(page.locator(".tap.coach")).to_have_count(0)
         dice = [5, 5, 5, 2, 3]
         table.enter_dice(dice)
-        state = services.load(models.Game.objects.get(pk=game.pk)).state
+        state = selectors.load(models.Game.objects.get(pk=game.pk)).state
         best = coach(coach_tables).boxes(sheet_of(state, 0), dice)[0]
         marked = page.locator("td.cell:has(.tap.coach)")
         expect(marked).to_have_count(1)

@@ -8,7 +8,7 @@ from browser_table import Table
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import services
+from games import selectors
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_a_bonus_of_50_at_60_without_the_joker_is_shown_and_played(
     expect(page.locator(".topbar .house-rules")).to_have_text("(Bonus 50 at 60 · no Joker)")
     # The upper total the bonus needs, beside its row: 60, not 63.
     expect(page.locator(".sheet")).to_contain_text("(60)")
-    state = services.load(game).state
+    state = selectors.load(game).state
     assert state.upper_bonus is not None and state.upper_bonus.points == 50
     assert not state.joker
     table.enter_dice([6, 6, 6, 6, 1])

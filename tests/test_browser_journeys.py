@@ -16,7 +16,7 @@ from django.utils.translation import gettext, pgettext
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 pytestmark = pytest.mark.browser
@@ -50,7 +50,7 @@ def play_until(game: models.Game, turns_left: int) -> None:
     """Store turns through the service (first allowed cell, highest value) until
     ``turns_left`` remain: a quick way to reach the end of a game in a journey."""
     while True:
-        state = services.load(models.Game.objects.get(pk=game.pk)).state
+        state = selectors.load(models.Game.objects.get(pk=game.pk)).state
         left = state.rounds * len(state.players) - state.turns_played
         if left <= turns_left:
             return
@@ -60,7 +60,7 @@ def play_until(game: models.Game, turns_left: int) -> None:
 
 
 def last_cell(game: models.Game) -> tuple[int, str, str]:
-    state = services.load(models.Game.objects.get(pk=game.pk)).state
+    state = selectors.load(models.Game.objects.get(pk=game.pk)).state
     [(column, row)] = state.playable_cells()
     assert state.current_player is not None
     return state.current_player, row, column
@@ -112,9 +112,9 @@ def test_undo_reopens_the_final_turn_of_a_finished_game(table: Table) -> None:
     expect(table.page.locator(".game-over")).to_have_count(0)
     expect(table.turn_label()).to_have_text("Bob to play")
     expect(table.cell(player, row, column).locator("a.tap")).to_be_visible()
-    assert not services.load(table.game()).state.finished
+    assert not selectors.load(table.game()).state.finished
 
-    offered = services.load(table.game()).state.offered_values(row)
+    offered = selectors.load(table.game()).state.offered_values(row)
     table.pick(player, row, column, f"v:{offered[-1]}")
     expect(table.page.locator(".game-over")).to_be_visible()
     assert table.ranking_totals() == dict(enumerate(table.engine_totals()))
@@ -126,7 +126,7 @@ def test_undo_reopens_the_final_turn_of_a_finished_game(table: Table) -> None:
 def test_reset_asks_first_and_keeps_the_evenings_earlier_games(table: Table) -> None:
     first = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     play_until(first, 0)
-    first_totals = services.load_current(first.pk).state.totals()
+    first_totals = selectors.load_current(first.pk).state.totals()
     second = services.play_again(first.pk)
     page = table.page
     page.goto(sheet_url(table, second))
@@ -172,7 +172,7 @@ def test_play_again_passes_the_start_on_twice(table: Table) -> None:
         expect(table.turn_label()).to_have_text(f"{next_starter} to play")
         game = table.game()
         assert game.number == number + 1
-        assert [seat.player.name for seat in services.load(game).seats] == names
+        assert [seat.player.name for seat in selectors.load(game).seats] == names
     # Game 1 now leads to the evening's newest game instead of starting another.
     page.goto(sheet_url(table, models.Game.objects.get(evening=game.evening, number=1)))
     expect(page.get_by_role("link", name="Go to game 3")).to_be_visible()
@@ -393,7 +393,7 @@ def test_the_players_page_renames_adds_moves_and_removes_after_asking(table: Tab
     page.fill("#name-2", "Cyril")
     page.locator("form.rename").nth(2).get_by_role("button", name="Rename").click()
     expect_names(page, ["Anna", "Dee", "Cyril"])
-    assert [s.player.name for s in services.load(game).seats] == ["Anna", "Dee", "Cyril"]
+    assert [s.player.name for s in selectors.load(game).seats] == ["Anna", "Dee", "Cyril"]
 
 
 # --- accessibility ------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
 from test_browser_journeys import last_cell
 
-from games import models, services, tally
+from games import models, selectors, tally
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def table(page: Page, live_server: LiveServer) -> Table:
 
 def finish(table: Table, game: models.Game, pick: Pick) -> None:
     """The services play all but the last turn; the page crosses out the last box."""
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     play(game, pick, turns=state.rounds * len(state.players) - 1)
     table.page.goto(f"{table.base}/e/{game.evening.token}/g/{game.number}/")
     player, row, column = last_cell(game)

@@ -13,7 +13,7 @@ from evening_support import again, best, by_player, cross, evening, least, play
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from pytest_django.live_server_helper import LiveServer
 
-from games import models, services
+from games import models, selectors
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -128,7 +128,7 @@ def test_play_again_on_one_phone_moves_the_others_to_the_new_game(
 
 def _cross_the_last_box(page: Page, game: models.Game) -> None:
     """The game's last turn, tapped on ``page``: the one open box crossed out."""
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     [(column, row)] = state.playable_cells()
     version = page.locator("#game").get_attribute("data-version")
     player = state.current_player

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import seen_fields
 
-from games import coaching, hint, models, services
+from games import coaching, hint, models, selectors, services, virtual_dice
 from games.coach import Tables
 from games.coach.advice import advisor, sheet_of
 from games.rules import Move
@@ -46,7 +46,7 @@ def fresh(game: models.Game) -> models.Game:
 
 
 def state_of(game: models.Game) -> Any:
-    return services.load(fresh(game)).state
+    return selectors.load(fresh(game)).state
 
 
 def with_dice(game: models.Game, pending: dict[str, Any]) -> None:
@@ -541,4 +541,4 @@ def test_a_turn_rolled_before_the_history_keeps_working(client: Client) -> None:
     pending = fresh(game).pending
     assert pending["holds"] == [None, [True, True, True, True, False]]
     assert pending["dice"][:4] == [1, 2, 3, 4]
-    assert services.roll({})["holds"] == []
+    assert virtual_dice.roll({})["holds"] == []

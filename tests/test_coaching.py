@@ -18,7 +18,7 @@ from coach_support import (
 from django.db import connection
 from evening_support import best, evening, play, seen
 
-from games import coaching, models, services
+from games import coaching, models, selectors, services
 from games.coach import analysis as coach_analysis
 from games.coach.advice import advisor
 from games.coach.tables import Tables
@@ -190,7 +190,7 @@ def test_the_turn_that_ends_a_game_keeps_its_summary_with_its_result(coach_table
     assert [s["analysed"] for s in summary["seats"]] == [12, 12]
     # The rest of the result is as the engine counted it.
     rest = {k: v for k, v in record.result.items() if k != "coach"}
-    assert rest == services.final_result(services.load(record).state, services.seats_of(record))
+    assert rest == selectors.final_result(selectors.load(record).state, selectors.seats_of(record))
 
 
 def test_a_receiver_that_fails_on_the_last_turn_never_refuses_it() -> None:
@@ -222,7 +222,7 @@ def test_a_correction_stands_when_the_coachs_write_fails_in_the_database(monkeyp
     record = models.Game.objects.get(pk=game.pk)
     fix = Move(0, "ones", "free", value=3)
     services.correct(game.pk, seen(record), 0, "free", "ones", fix)
-    assert services.load_current(game.pk).state.box(0, "free", "ones").value == 3
+    assert selectors.load_current(game.pk).state.box(0, "free", "ones").value == 3
     assert models.Correction.objects.filter(game=game).count() == 1
 
 

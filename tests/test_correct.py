@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 from games.rules import Move
 from tests.evening_support import again, best, cross, evening, play, seen, seen_fields
 
@@ -33,7 +33,7 @@ def lines(game: models.Game) -> dict[str, tuple[int, int]]:
 
 
 def box(game: models.Game, player: int, row: str) -> tuple[int | None, bool]:
-    written = services.load_current(game.pk).state.box(player, "free", row)
+    written = selectors.load_current(game.pk).state.box(player, "free", row)
     return written.value, written.crossed
 
 
@@ -62,7 +62,7 @@ def test_a_correction_rewrites_the_box_and_the_result_and_the_game_stays_finishe
     assert (correction.new_value, correction.new_crossed) == (20, False)
     assert models.Correction.objects.filter(game=game).count() == 1
     # The stored game is its entries replayed.
-    assert after.snapshot == services.history(after).state.snapshot()
+    assert after.snapshot == selectors.history(after).state.snapshot()
 
 
 def test_the_tally_changes_by_exactly_the_correction_after_the_next_game_started() -> None:
@@ -92,7 +92,7 @@ def test_a_later_turn_the_correction_breaks_refuses_it_with_its_reason() -> None
     game = services.create_evening(["Ann"], "yahtzee", first=0)
     services.record_turn(game.pk, Move(0, "five_of_a_kind", value=50), None)
     services.record_turn(game.pk, Move(0, "sixes", value=30, yahtzee_bonus=True), None)
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     while not loaded.state.finished:
         column, row = loaded.state.playable_cells()[0]
         loaded, _ = services.record_turn(game.pk, Move(0, row, column, cross=True), None)
@@ -115,7 +115,7 @@ def test_a_correction_moves_the_values_later_dice_turns_wrote() -> None:
     game = services.create_evening(["Ann"], "yahtzee", first=0)
     services.record_turn(game.pk, Move(0, "five_of_a_kind", cross=True), None)
     services.record_turn(game.pk, Move(0, "sixes", dice=[6, 6, 6, 6, 6]), None)
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     while not loaded.state.finished:
         column, row = loaded.state.playable_cells()[0]
         loaded, _ = services.record_turn(game.pk, Move(0, row, column, cross=True), None)
@@ -123,7 +123,7 @@ def test_a_correction_moves_the_values_later_dice_turns_wrote() -> None:
     loaded, _ = services.correct(game.pk, seen(game), 0, "free", "five_of_a_kind", fix(50))
     assert loaded.state.yahtzee_bonus(0) == 100
     assert fresh(game).result["seats"][0]["total"] == total + 50 + 100
-    assert fresh(game).snapshot == services.history(fresh(game)).state.snapshot()
+    assert fresh(game).snapshot == selectors.history(fresh(game)).state.snapshot()
 
 
 @pytest.mark.parametrize(
@@ -246,7 +246,9 @@ def test_a_page_on_an_older_game_is_never_moved_by_the_poll(client: Client) -> N
     assert "Game 2 has started." in page and f"v={version}&amp;n=2" in page
     assert poll(client, game, v=version, n=2).status_code == 204
     # A third game started meanwhile: the page gets its own game back with the new banner.
-    services.import_document(services.export_document(fresh(game)), fresh(game).evening, again=True)
+    services.import_document(
+        selectors.export_document(fresh(game)), fresh(game).evening, again=True
+    )
     response = poll(client, game, v=version, n=2)
     assert response.status_code == 200
     assert "HX-Redirect" not in response.headers
@@ -267,8 +269,89 @@ def test_a_page_that_showed_the_newest_game_finished_follows_play_again(client: 
 def test_an_unfinished_older_game_is_not_moved_either(client: Client) -> None:
     game = evening(("Ann", "Bob"), "yam")
     play(game, cross, turns=2)
-    document = services.export_document(fresh(game))
+    document = selectors.export_document(fresh(game))
     services.import_document(document, fresh(game).evening, again=True)
     response = poll(client, game, v=fresh(game).version, n=1)
     assert response.status_code == 200
     assert "HX-Redirect" not in response.headers
+
+
+# --- a turn scored from dice ----------------------------------------------------------------
+
+#: The virtual dice of the Chance turn: they sum to 26, and make no full house.
+CHANCE_DICE = [6, 6, 5, 5, 4]
+
+
+def rolled_game() -> models.Game:
+    """Ann alone, a game of Yahtzee in Roll mode: each turn's virtual dice (one roll) scored
+    in the next box, Chance from ``CHANCE_DICE``, the others from five 1s crossing nothing."""
+    game = services.create_evening(["Ann"], "yahtzee", entry_mode=models.Game.EntryMode.VIRTUAL)
+    state = selectors.load(game).state
+    for row in state.rows:
+        dice = CHANCE_DICE if row == "chance" else [1, 1, 2, 2, 3]
+        pending = {"dice": dice, "held": [False] * 5, "rolls": [], "holds": []}
+        services.save_pending(game.pk, pending, seen(game))
+        services.record_turn(game.pk, Move(0, row, dice=dice), seen(game))
+    return fresh(game)
+
+
+def chance_entry(game: models.Game) -> models.Entry:
+    return game.entries.get(row="chance")
+
+
+def test_a_turn_of_dice_is_not_corrected_to_a_value_they_never_made(client: Client) -> None:
+    game = rolled_game()
+    assert chance_entry(game).value == 26
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": game.version, "player": "", "seat": 0, "column": "free", "row": "chance"},
+        headers=HTMX,
+    ).content.decode()
+    # The dice scored 26 there and nothing else: only Cross out is offered.
+    assert "Now: 26, from the dice 6 6 5 5 4: only what they score here" in chooser
+    assert 'value="v:27"' not in chooser and 'value="v:' not in chooser
+    assert 'value="x"' in chooser
+    data = {**seen_fields(game), "seat": "0", "column": "free", "row": "chance", "choice": "v:27"}
+    response = client.post(url(game, "correct"), data, headers=HTMX)
+    assert response.status_code == 422
+    assert "The dice of this turn score 26 in Chance, not 27." in response.content.decode()
+    french = Client()
+    french.cookies["django_language"] = "fr"
+    response = french.post(url(game, "correct"), data, headers=HTMX)
+    assert "Les dés de ce tour marquent 26 en Chance, pas 27." in response.content.decode()
+    entry = chance_entry(fresh(game))
+    assert (entry.value, entry.crossed) == (26, False)
+    assert [entry.die1, entry.die2, entry.die3, entry.die4, entry.die5] == CHANCE_DICE
+    assert not models.Correction.objects.filter(game=game).exists()
+
+
+def test_a_turn_of_dice_crossed_out_keeps_its_dice_and_takes_their_score_back(
+    client: Client,
+) -> None:
+    game = rolled_game()
+    services.correct(game.pk, seen(game), 0, "free", "chance", fix(None))
+    entry = chance_entry(fresh(game))
+    assert entry.crossed and entry.virtual_dice["dice"] == CHANCE_DICE
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": fresh(game).version, "player": "", "seat": 0, "column": "free", "row": "chance"},
+        headers=HTMX,
+    ).content.decode()
+    assert 'value="v:26"' in chooser and 'value="v:25"' not in chooser
+    services.correct(game.pk, seen(game), 0, "free", "chance", fix(26))
+    entry = chance_entry(fresh(game))
+    assert (entry.value, entry.crossed) == (26, False)
+    assert [entry.die1, entry.die2, entry.die3, entry.die4, entry.die5] == CHANCE_DICE
+    review = client.get(url(game, "review")).content.decode()
+    assert "Chance: crossed out → 26" in review
+
+
+def test_a_typed_value_is_corrected_to_any_value_of_its_box(client: Client) -> None:
+    game = finished_pair()
+    chooser = client.get(
+        url(game, "correct"),
+        {"v": game.version, "player": "", "seat": 0, "column": "free", "row": "fives"},
+        headers=HTMX,
+    ).content.decode()
+    # Ann wrote 25: any other value of Fives is offered.
+    assert all(f'value="v:{value}"' in chooser for value in (5, 10, 15, 20))

@@ -18,7 +18,7 @@ from django.test import Client, override_settings
 from django.urls import clear_url_caches, reverse
 
 import scorepad.urls
-from games import models, services
+from games import models, selectors, services
 
 pytestmark = pytest.mark.django_db
 
@@ -212,7 +212,7 @@ def _play_everything(client: Client, game: models.Game, dice: bool) -> int:
     writes = 0
     while True:
         record = models.Game.objects.get(pk=game.pk)
-        state = services.load(record).state
+        state = selectors.load(record).state
         if state.current_player is None:
             return writes
         column, row = state.playable_cells()[0]

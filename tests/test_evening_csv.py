@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import again, best, by_player, evening, least, play
 
-from games import models, services, tally
+from games import models, selectors, tally
 
 pytestmark = pytest.mark.django_db
 
@@ -95,7 +95,7 @@ def test_the_tally_csv_has_the_boards_lines(client: Client, night: models.Game) 
     assert header(response) == TALLY_HEADER
     got = rows(response)
     first = models.Game.objects.get(evening=night.evening, number=1)
-    totals = {r.name: r.total for r in tally.results(services.load(first))}
+    totals = {r.name: r.total for r in tally.results(selectors.load(first))}
     assert got == [
         {
             "rank": "1",

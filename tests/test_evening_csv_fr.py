@@ -14,7 +14,7 @@ from django.urls import reverse
 from evening_support import again, best, by_player, evening, least, play
 from test_evening_csv import GAMES_HEADER, TALLY_HEADER
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def test_the_plain_files_are_todays_english_files_for_scripts(
         assert ";" not in body(english)
     lines = body(client.get(url("tally_csv", token))).splitlines()
     first = models.Game.objects.get(evening=night.evening, number=1)
-    chloe = next(r for r in tally.results(services.load(first)) if r.name == "Chloé")
+    chloe = next(r for r in tally.results(selectors.load(first)) if r.name == "Chloé")
     assert lines[1] == f"1,Chloé,1,1,{chloe.total},{chloe.total:.1f},{chloe.total},1,1"
 
 
@@ -106,7 +106,7 @@ def test_the_french_tally_has_a_decimal_comma_and_the_evenings_box_name(
         "Yams",
     ]
     first = models.Game.objects.get(evening=night.evening, number=1)
-    totals = {r.name: r.total for r in tally.results(services.load(first))}
+    totals = {r.name: r.total for r in tally.results(selectors.load(first))}
     assert rows[1] == ["1", "Chloé", "1", "1", str(totals["Chloé"])] + [
         f"{totals['Chloé']},0",
         str(totals["Chloé"]),

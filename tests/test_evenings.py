@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from evening_support import again, best, by_player, cross, evening, least, play, seen, seen_fields
 
-from games import known, models, services
+from games import known, models, selectors, services
 from games.rules import Move
 from games.sheet import GameUrls
 from games.views.access import Watched
@@ -160,7 +160,7 @@ def test_spectator_read_urls_refuse_post(client: Client) -> None:
 # --- wrong tokens -------------------------------------------------------------------------
 
 
-def _get_urls(token: str, view: str, shown: services.Seen) -> list[str]:
+def _get_urls(token: str, view: str, shown: selectors.Seen) -> list[str]:
     """Every page a GET opens; the chooser with what its page showed (``shown``)."""
     return [
         f"/e/{token}/",
@@ -275,7 +275,7 @@ def test_the_poll_answers_the_fresh_sheet_when_the_version_moved(client: Client)
     assert html.lstrip().startswith('<div id="game"')
     assert "<html" not in html
     game.refresh_from_db()
-    loaded = services.load(game)
+    loaded = selectors.load(game)
     assert f'data-version="{game.version}"' in html
     total = loaded.state.total(0)
     assert re.search(rf'class="total" data-player="0">{total}<', html)

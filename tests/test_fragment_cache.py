@@ -18,9 +18,9 @@ from django.urls import reverse
 from evening_support import best
 from evening_support import play as play_turns
 
-from games import coaching, hint, models, services
+from games import coaching, hint, models, selectors, services
 from games.rules import Move
-from games.views import table
+from games.views import page
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,7 @@ def fresh(game: models.Game) -> models.Game:
 
 def a_turn(game: models.Game) -> None:
     """One turn on another phone: the game moves on a version."""
-    state = services.load(fresh(game)).state
+    state = selectors.load(fresh(game)).state
     column, row = state.playable_cells()[0]
     value = state.offered_values(row)[-1]
     services.record_turn(game.pk, Move(state.current_player, row, column, value=value), None)
@@ -57,13 +57,13 @@ def poll(client: Client, game: models.Game, version: int, *, watch: bool = False
 def renders(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     """One item each time a view builds what the game page shows (``game_context``)."""
     built: list[bool] = []
-    original = table.game_context
+    original = page.game_context
 
     def counted(*args: Any, **kwargs: Any) -> dict[str, Any]:
         built.append(True)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(table, "game_context", counted)
+    monkeypatch.setattr(page, "game_context", counted)
     return built
 
 
@@ -105,7 +105,7 @@ def test_a_writes_answer_with_its_notice_is_not_served_to_the_other_phones(
     game = new_game()
     shown = fresh(game).version
     writer = Client()
-    state = services.load(fresh(game)).state
+    state = selectors.load(fresh(game)).state
     column, row = state.playable_cells()[0]
     form = {"version": shown, "player": 0, "column": column, "row": row, "choice": "x"}
     answer = writer.post(url(game, "score"), form, headers=HTMX)
@@ -232,8 +232,7 @@ def test_a_rename_on_the_next_game_moves_the_earlier_games_too() -> None:
     before = Client().get(url(game, "sheet"), headers=HTMX).content.decode()
     assert "Ann" in before and "Annie" not in before
     seat = next(seat.position for seat in second.seats.all() if seat.player.name == "Ann")
-    rename = {"action": "rename", "seat": str(seat), "name": "Annie"}
-    services.change_players(second.pk, rename, fresh(second).version)
+    services.rename_player(second.pk, fresh(second).version, seat, "Annie")
     assert fresh(game).version == finished + 1
     after = Client().get(url(game, "sheet"), headers=HTMX).content.decode()
     assert "Annie" in after
@@ -303,14 +302,14 @@ def test_a_correction_shows_in_the_review_kept_before_it(reviews: list[bool]) ->
     game = finished_game()
     before = Client().get(url(game, "review")).content.decode()
     assert "Corrected after the game" not in before
-    state = services.load(game).state
+    state = selectors.load(game).state
     column, row = next(
         (column, row)
         for column in state.columns
         for row in state.rows
         if state.box(0, column, row).value
     )
-    seen = services.Seen(game.version, None)
+    seen = selectors.Seen(game.version, None)
     services.correct(game.pk, seen, 0, column, row, Move(0, row, column, cross=True))
     after = Client().get(url(game, "review")).content.decode()
     kept = Client().get(url(game, "review")).content.decode()

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import translation
 from evening_support import best, evening, play, seen_fields
 
-from games import labels, models, services
+from games import labels, models, selectors, services
 from games.rules import IllegalMove, Move
 from games.sheet import explain
 from games.views import review
@@ -127,7 +127,7 @@ def test_the_rules_engines_refusals_elide(client: Client) -> None:
 
 
 def test_the_engines_english_is_unchanged() -> None:
-    state = services.load(_fresh(_two())).state
+    state = selectors.load(_fresh(_two())).state
     with pytest.raises(IllegalMove) as refused:
         state.play(Move(1, "ones", value=1))
     assert str(refused.value) == "It is Alice's turn, not Bob's."

@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import models, services
+from games import models, selectors, services, virtual_dice
 from games.rules import RULESETS, Move
 
 #: 130 examples for each of the 16 URLs that take a POST: over 2,000 write requests in all.
@@ -105,7 +105,7 @@ ALL_URLS = sorted(url_patterns())
 
 def _finished_game() -> models.Game:
     game = services.create_evening(["Solo"], "yam", evening_name="Done")
-    state = services.load(game).state
+    state = selectors.load(game).state
     for column, row in [(c, r) for c in state.columns for r in state.rows]:
         services.record_turn(game.pk, Move(0, row, column, cross=True), None)
     return game
@@ -120,7 +120,7 @@ def tables(db: None) -> list[models.Game]:
     )
     services.save_pending(dice.pk, {"dice": [6, 6, 6, 2, 2]}, None)
     virtual = services.create_evening(["Flo"], "yahtzee", entry_mode="virtual")
-    services.save_pending(virtual.pk, services.roll({}), None)
+    services.save_pending(virtual.pk, virtual_dice.roll({}), None)
     columns = services.create_evening(["Gus", "Hal"], "yams-columns", {"columns": 4})
     done = _finished_game()
     return [
@@ -291,7 +291,7 @@ def plausible(draw: st.DrawFn, name: str, game: models.Game) -> dict[str, Any]:
     Every write of the sheet (and its chooser) carries what the page shows: the version
     and the player to play, so that the fuzz gets past that check to the views' real work."""
     version = str(game.version)
-    state = services.load(game).state
+    state = selectors.load(game).state
     shown = "" if state.current_player is None else str(state.current_player)
     # Draws never depend on the game's state (Hypothesis replays them): an index is
     # drawn, then taken modulo what the state offers.

@@ -20,7 +20,7 @@ from django.core.management import CommandError, call_command
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import models, services
+from games import models, selectors
 from games.rules import RULESETS, Move, gamefile
 from games.rules import Game as RulesGame
 
@@ -190,7 +190,7 @@ def test_importgame_stores_a_game_that_replays_or_refuses_with_a_message(data: b
         return
     event("imported")
     game = models.Game.objects.order_by("-pk").first()
-    loaded = services.history(game)  # replays through the engine
+    loaded = selectors.history(game)  # replays through the engine
     assert len(loaded.entries) == len(loaded.state.played) == game.version
     original = gamefile.load(data)
     assert gamefile.dump(loaded.state) == gamefile.dump(original)

@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import coaching, labels, models, services
+from games import coaching, labels, models, selectors, services
 from games.rules import Game, Move
 from games.views import review
 
@@ -31,7 +31,7 @@ def url(game: models.Game, name: str) -> str:
 
 
 def fields(game: models.Game) -> dict[str, Any]:
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     player = loaded.state.current_player
     return {"version": loaded.record.version, "player": "" if player is None else player}
 
@@ -83,11 +83,11 @@ def test_the_board_without_a_coach_table_says_so_instead_of_a_column_of_dashes(
     client: Client, language: str, words: str
 ) -> None:
     game = services.create_evening(["Ann"], "maxi-yatzy", {}, "value", 0)
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     while not state.finished:
         column, row = state.playable_cells()[0]
         services.record_turn(game.pk, Move(0, row, column, cross=True), None)
-        state = services.load_current(game.pk).state
+        state = selectors.load_current(game.pk).state
     html = board(client, game, language)
     assert words in html
     assert 'class="wide lost"' not in html
@@ -169,14 +169,14 @@ def test_the_coachs_best_box_where_the_dice_score_nothing_is_a_cross(
 
 def test_a_corrections_time_is_on_the_sites_clock_as_the_evenings_list(client: Client) -> None:
     game = services.create_evening(["Ann"], "yam", {}, "value", 0)
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     while not state.finished:
         column, row = state.playable_cells()[0]
         services.record_turn(game.pk, Move(0, row, column, cross=True), None)
-        state = services.load_current(game.pk).state
-    version = services.load_current(game.pk).record.version
+        state = selectors.load_current(game.pk).state
+    version = selectors.load_current(game.pk).record.version
     fix = Move(0, "ones", "free", value=3)
-    services.correct(game.pk, services.Seen(version, None), 0, "free", "ones", fix)
+    services.correct(game.pk, selectors.Seen(version, None), 0, "free", "ones", fix)
     # 21:30 in UTC is 22:30 in Paris (settings.TIME_ZONE), in December.
     at = datetime(2026, 12, 4, 21, 30, tzinfo=UTC)
     models.Correction.objects.filter(game=game).update(created_at=at)
@@ -194,12 +194,12 @@ def test_a_corrections_time_is_on_the_sites_clock_as_the_evenings_list(client: C
 def finished(key: str, options: dict[str, Any], game: models.Game | None = None) -> models.Game:
     """A game of Ann's played to its end (a new evening's, or ``game``)."""
     game = game or services.create_evening(["Ann"], key, options, "value", 0)
-    state = services.load_current(game.pk).state
+    state = selectors.load_current(game.pk).state
     while not state.finished:
         column, row = state.playable_cells()[0]
         value = state.offered_values(row)[-1]
         services.record_turn(game.pk, Move(0, row, column, value=value), None)
-        state = services.load_current(game.pk).state
+        state = selectors.load_current(game.pk).state
     return models.Game.objects.select_related("evening").get(pk=game.pk)
 
 

@@ -22,7 +22,7 @@ from django.test import Client, override_settings
 from django.urls import reverse
 from evening_support import seen, seen_fields
 
-from games import known, models, services
+from games import known, models, selectors, services, virtual_dice
 from games.rules import Game, Move
 from games.rules.gamefile import GameFileError
 from tests.test_fuzz_http import kwargs_for, url_patterns
@@ -55,12 +55,12 @@ def _state(game: models.Game) -> tuple:
 
 
 def _fresh_state(game: models.Game) -> Game:
-    return services.load(_fresh(game)).state
+    return selectors.load(_fresh(game)).state
 
 
 def _finish(game: models.Game) -> None:
     while True:
-        state = services.load(_fresh(game)).state
+        state = selectors.load(_fresh(game)).state
         if state.finished:
             return
         column, row = state.playable_cells()[0]
@@ -82,7 +82,7 @@ def _dice_game() -> models.Game:
 
 def _rolled_game() -> models.Game:
     game = services.create_evening(["Ann", "Bob"], "yahtzee", entry_mode="virtual")
-    services.save_pending(game.pk, services.roll({}), None)
+    services.save_pending(game.pk, virtual_dice.roll({}), None)
     return game
 
 

@@ -12,7 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +105,7 @@ def test_a_house_rule_game_says_so_on_its_sheet_review_and_file(client: Client) 
     game = start(client, upper_bonus_at="60", upper_bonus="50", joker="False")
     assert game.options["upper_bonus_at"] == 60 and game.options["upper_bonus"] == 50
     assert game.options["joker"] is False and game.options["yahtzee_bonus"] is True
-    state = services.load(game).state
+    state = selectors.load(game).state
     assert state.upper_bonus is not None and state.upper_bonus.threshold == 60
     assert not state.joker
     assert HOUSE in page(client, game, "sheet")
@@ -133,7 +133,7 @@ def test_a_game_started_without_the_house_rules_fields_plays_the_rules_as_they_a
 ) -> None:
     # A form sent by an older page or a script: the rule set's own rules, Joker included.
     game = start(client)
-    assert services.load(game).state.joker
+    assert selectors.load(game).state.joker
     assert game.options["upper_bonus_at"] == 63 and game.options["rolls"] == 3
     sheet = page(client, game, "sheet")
     assert "house-rules" not in sheet
@@ -144,7 +144,7 @@ def test_a_game_stored_before_the_house_rules_plays_the_rules_as_they_are(client
     # As stored before the house rules: the options without them.
     models.Game.objects.filter(pk=game.pk).update(options={})
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     assert state.joker and state.rolls == 3
     assert state.upper_bonus is not None and state.upper_bonus.points == 35
     assert "house-rules" not in page(client, game, "sheet")
@@ -166,7 +166,7 @@ def test_an_old_game_file_without_the_house_rules_imports_with_the_rules_as_they
     )
     assert response.status_code == 302
     imported = models.Game.objects.get(evening=game.evening, number=2)
-    assert services.load(imported).state.joker
+    assert selectors.load(imported).state.joker
     assert imported.options["upper_bonus_at"] == 63
 
 
@@ -205,7 +205,7 @@ def test_the_review_analyses_the_turns_of_four_rolls(settings: Any, tmp_path: An
 
     from coach_support import play_virtual_turn, random_cell, virtual_turn
 
-    from games import coaching
+    from games import coaching, selectors
     from games.coach import Config, Tables
 
     settings.COACH_TABLES_DIR = tmp_path
@@ -213,7 +213,7 @@ def test_the_review_analyses_the_turns_of_four_rolls(settings: Any, tmp_path: An
     game = services.create_evening(["Ann"], "yam", {"rolls": 4}, "virtual", 0)
     rng = random.Random(4)
     choose = random_cell(rng)
-    while not (loaded := services.load_current(game.pk)).state.finished:
+    while not (loaded := selectors.load_current(game.pk)).state.finished:
         seen, held = virtual_turn(rng, rng.choice((1, 3, 4, 4)))
         play_virtual_turn(game, seen, held, choose(loaded.state, seen[-1]))
     game = models.Game.objects.get(pk=game.pk)

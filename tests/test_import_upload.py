@@ -13,7 +13,7 @@ from evening_support import best, evening, play
 from test_importgame import BAD, counts, doc, full_yam_game, t
 from test_races import at_once
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Game as RulesGame
 from games.rules import Move, gamefile
 
@@ -48,13 +48,13 @@ def test_an_accepted_file_becomes_the_evenings_next_game(client: Client) -> None
     new = models.Game.objects.get(evening=game.evening, number=2)
     assert response.status_code == 302
     assert response.url == reverse("sheet", args=[game.evening.token, 2])
-    assert [s.player.name for s in services.seats_of(new)] == ["Ana", "Ben"]
+    assert [s.player.name for s in selectors.seats_of(new)] == ["Ana", "Ben"]
     assert list(new.entries.order_by("turn").values_list("row", "value", "crossed")) == [
         ("ones", 3, False),
         ("ones", 0, True),
     ]
     # Exported again, the same turns come back.
-    assert json.loads(services.export_document(new))["turns"] == document["turns"]
+    assert json.loads(selectors.export_document(new))["turns"] == document["turns"]
     page = client.get(response.url).content.decode()
     assert "Game 2 imported" in page
 
@@ -220,7 +220,7 @@ def test_ticked_import_it_again_stores_the_same_file_as_a_new_game(client: Clien
     assert response.status_code == 302
     assert response.url == reverse("sheet", args=[game.evening.token, 2])
     second = models.Game.objects.get(evening=game.evening, number=2)
-    assert json.loads(services.export_document(second))["turns"] == TURNS
+    assert json.loads(selectors.export_document(second))["turns"] == TURNS
     # The same players, not new ones: the evening's tally counts both games for them.
     assert game.evening.players.count() == 2
     # A third time, unticked, names the first of the two.

@@ -14,7 +14,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from django.db import connection, transaction
 from django.test import AsyncClient, Client
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -125,7 +125,7 @@ def test_play_again_tells_the_finished_games_page_and_its_stream_then_closes() -
     game = services.create_evening(["Ann"], "yam")
     for row in ("ones", "twos", "threes", "fours", "fives", "sixes"):
         services.record_turn(game.pk, Move(0, row, cross=True), None)
-    for row in services.load_current(game.pk).state.rows[6:]:
+    for row in selectors.load_current(game.pk).state.rows[6:]:
         services.record_turn(game.pk, Move(0, row, cross=True), None)
     version = models.Game.objects.get(pk=game.pk).version
 

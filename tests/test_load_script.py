@@ -11,7 +11,7 @@ from types import ModuleType
 import pytest
 from django.test import Client
 
-from games import models, services
+from games import models, selectors
 from tests.evening_support import best, by_player, cross, evening, play
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def _sheet(game: models.Game) -> str:
 
 def _stored(game: models.Game) -> dict:
     game.refresh_from_db()
-    return load.stored_boxes(services.history(game))
+    return load.stored_boxes(selectors.history(game))
 
 
 def test_it_finds_a_fresh_sheet_equal_to_the_database() -> None:

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import cross, play
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Game as RulesGame
 from games.rules import IllegalMove, gamefile, names
 
@@ -90,7 +90,7 @@ def test_it_keeps_the_joiners_of_a_name_typed_at_home(client: Client, name: str)
     assert response.status_code == 302
     assert list(models.Player.objects.values_list("name", flat=True)) == [name, "Bob"]
     game = models.Game.objects.get()
-    assert services.load(game).state.players[0] == name
+    assert selectors.load(game).state.players[0] == name
     # The sheet shows it as typed.
     assert name in client.get(response.url).content.decode()
 
@@ -101,7 +101,7 @@ def test_it_keeps_the_joiners_of_a_new_name(client: Client, name: str) -> None:
     response = rename(client, game, name)
     assert response.status_code == 302
     assert models.Player.objects.filter(name=name).exists()
-    assert services.load(models.Game.objects.get()).state.players == (name, "Bob")
+    assert selectors.load(models.Game.objects.get()).state.players == (name, "Bob")
 
 
 @pytest.mark.parametrize(

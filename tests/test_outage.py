@@ -8,7 +8,7 @@ import pytest
 from django.db import InterfaceError, OperationalError
 from django.test import Client
 
-from games import models, services
+from games import models, selectors, services
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def test_a_page_asked_while_the_database_is_down_answers_503_try_again(
     def down(*_args: Any, **_kwargs: Any) -> None:
         raise error("the database restarted")
 
-    monkeypatch.setattr(services, "find_game", down)
+    monkeypatch.setattr(selectors, "find_game", down)
     client = Client(raise_request_exception=False)
     response = client.get(f"/e/{table.evening.token}/g/1/")
     assert response.status_code == 503
@@ -61,7 +61,7 @@ def test_any_other_failure_is_still_a_500(
     def broken(*_args: Any, **_kwargs: Any) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(services, "find_game", broken)
+    monkeypatch.setattr(selectors, "find_game", broken)
     response = Client(raise_request_exception=False).get(f"/e/{table.evening.token}/g/1/")
     assert response.status_code == 500
     assert "Retry-After" not in response

@@ -23,7 +23,7 @@ After every step the database is checked against what happened:
 
 The bug this guards against: a stale phone's pick carried neither version nor player, so
 the chooser opened for the *next* player and Confirm wrote into that player's box. (With
-``services.open_chooser`` made to skip ``check_seen`` again, the machine finds it within
+``selectors.open_chooser`` made to skip ``check_seen`` again, the machine finds it within
 a few examples.) Each example starts an evening of its own: small sheets, some turns
 already played through the service so that games end, sometimes a finished game before.
 """
@@ -52,7 +52,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from games import coaching, models, services, tally
+from games import coaching, models, selectors, services, tally
 from games.rules import Game as RulesGame
 from games.tests.test_rules_properties import random_move
 
@@ -326,7 +326,7 @@ def setups(draw: st.DrawFn) -> Setup:
 
 def play_through(game: models.Game, leave: int, rnd: random.Random) -> None:
     """Random turns through the service (no phone) until ``leave`` turns are left."""
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     while loaded.state.rounds * len(loaded.seats) - loaded.state.turns_played > leave:
         move = random_move(loaded.state, rnd)
         loaded, _played = services.record_turn(game.pk, move, None, loaded.record)
@@ -383,7 +383,7 @@ class Phones(RuleBasedStateMachine):
         self.phones: list[Phone] = []
         self.evening: models.Evening | None = None
         self.sent: Sent | None = None
-        self._replays: list[services.LoadedGame] | None = None
+        self._replays: list[selectors.LoadedGame] | None = None
         self._print: Print | None = None
         #: Each game's pk, by number.
         self._pks: dict[int, int] = {}
@@ -756,8 +756,8 @@ class Phones(RuleBasedStateMachine):
             self._print = Print(games, corrections)
         return self._print
 
-    def replays(self) -> list[services.LoadedGame]:
-        """Each game of the evening replayed from its entries (``services.history``'s
+    def replays(self) -> list[selectors.LoadedGame]:
+        """Each game of the evening replayed from its entries (``selectors.history``'s
         replay, with every game's entries read in one query), once a step."""
         if self._replays is None:
             games = models.Game.objects.filter(evening=self.evening).order_by("number")
@@ -768,7 +768,9 @@ class Phones(RuleBasedStateMachine):
                 entries.setdefault(entry.game_id, []).append(entry)
             self._replays = []
             for game in games.with_seats():
-                replayed = services.replay(game, services.seats_of(game), entries.get(game.pk, []))
+                replayed = selectors.replay(
+                    game, selectors.seats_of(game), entries.get(game.pk, [])
+                )
                 replayed.entries = entries.get(game.pk, [])
                 self._replays.append(replayed)
         return self._replays
@@ -781,7 +783,7 @@ class Phones(RuleBasedStateMachine):
             stored = game.result
             if isinstance(stored, dict):
                 stored = {k: v for k, v in stored.items() if k != coaching.RESULT_KEY}
-            assert stored == services.final_result(replayed.state, replayed.seats)
+            assert stored == selectors.final_result(replayed.state, replayed.seats)
 
     @invariant()
     def each_write_did_what_its_phone_saw(self) -> None:
@@ -866,7 +868,7 @@ class Phones(RuleBasedStateMachine):
                 line[2] += total
                 line[3] = total if line[3] is None else max(line[3], total)
                 line[4] += sum(1 for c in state.columns if state.column_totals(index, c).bonus)
-                line[5] += services.yahtzees(state, index)
+                line[5] += selectors.yahtzees(state, index)
         assert shown == {name: tuple(line) for name, line in counted.items()}
         # Most wins, then most points, first; equal ones share a rank.
         for line in board.lines:

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 
 from bench.play import dice_move, roll, score_form, value_move
 from bench.seed import SeededGame, evening_of
-from games import models, services
+from games import models, selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -136,16 +136,16 @@ def test_a_game_found_with_its_seats_is_rebuilt_from_its_snapshot_without_its_en
     it from the stored snapshot and reads no entry."""
     big = evenings.big
     with django_assert_num_queries(2) as queries:
-        game = services.find_game(big.token, big.number)
+        game = selectors.find_game(big.token, big.number)
         assert game is not None
-        loaded = services.load(game)
+        loaded = selectors.load(game)
     assert not any(models.Entry._meta.db_table in query["sql"] for query in queries)
     assert loaded.turns == LATE
     assert loaded.state.totals() == big.replica().totals()
     assert loaded.state.snapshot() == big.replica().snapshot()
-    spectator = services.find_game(
+    spectator = selectors.find_game(
         models.Evening.objects.get(token=big.token).view_token, big.number, read_only=True
     )
     assert spectator is not None and spectator.pk == game.pk
-    assert services.find_game(big.token, 10**6) is None
-    assert services.find_game(big.token, 2**40) is None
+    assert selectors.find_game(big.token, 10**6) is None
+    assert selectors.find_game(big.token, 2**40) is None

@@ -18,7 +18,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import seen_fields
 
-from games import models, services
+from games import models, selectors, services, virtual_dice
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,11 +87,11 @@ def stale_form(version: int, player: int | None, **fields: Any) -> dict:
     return {"version": version, "player": "" if player is None else player, **fields}
 
 
-def assert_consistent(game: models.Game) -> services.LoadedGame:
+def assert_consistent(game: models.Game) -> selectors.LoadedGame:
     """The stored game replays through the engine, turn numbers 1..n, one entry per turn,
     and its snapshot is where the replay stands."""
     game = fresh(game)
-    loaded = services.history(game)
+    loaded = selectors.history(game)
     turns = [entry.turn for entry in loaded.entries]
     assert turns == list(range(1, len(turns) + 1))
     assert len(loaded.state.played) == len(turns)
@@ -150,7 +150,7 @@ def test_many_phones_racing_for_every_turn_leave_one_entry_per_turn() -> None:
     rows = ["ones", "twos"]
     for turn in range(6):
         game = fresh(game)
-        player = services.load(game).state.current_player
+        player = selectors.load(game).state.current_player
         row = rows[turn // 3]
         # Two phones cross the box out, two write one die in it: one pair wins,
         # its twin is answered as a replay, the other pair is refused.
@@ -360,7 +360,7 @@ def test_two_phones_adding_a_die_at_once_add_one() -> None:
 def test_a_mode_switch_from_an_older_sheet_keeps_the_other_phones_dice() -> None:
     game = new_game(entry_mode=models.Game.EntryMode.VIRTUAL)
     seen = game.version
-    thrown = services.roll({})  # another phone rolls for Ana
+    thrown = virtual_dice.roll({})  # another phone rolls for Ana
     services.save_pending(game.pk, thrown, None)
     response = Client().post(url(game, "entry_mode"), stale_form(seen, 0, mode="value"))
     assert response.status_code == 409
@@ -386,7 +386,7 @@ def test_an_undo_and_play_again_racing_on_a_finished_game_leave_one_newest_game(
     winners = set()
     for attempt in range(4):
         game = new_game(names=(f"Ana{attempt}",), ruleset="yam")
-        while not (state := services.load_current(game.pk).state).finished:
+        while not (state := selectors.load_current(game.pk).state).finished:
             column, row = state.playable_cells()[0]
             services.record_turn(game.pk, Move(0, row, column, cross=True), None)
         game = fresh(game)

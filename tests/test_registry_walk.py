@@ -31,7 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 from django.utils import translation
 
-from games import models, services
+from games import models, selectors, services, virtual_dice
 from games.rules import RULESETS, Move, Option, RuleSet, register
 from games.rules.errors import N_
 from games.rules.rulesets import FaceSum, FiveAlike, UpperBonus
@@ -295,7 +295,7 @@ class Walk:
 def play(game: models.Game, turns: int | None) -> None:
     """Play turns in value mode: each player's five-alike box first (at its best, so that a
     Yahtzee bonus and a Joker may be offered next), then the first box they may play."""
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     done = 0
     while not loaded.state.finished and (turns is None or done < turns):
         state = loaded.state
@@ -320,7 +320,7 @@ def mode(game: models.Game, entry_mode: str, pending: dict[str, Any] | None = No
 
 def correct_a_box(game: models.Game) -> None:
     """A finished game's correction: the first box another value can stand in."""
-    loaded = services.load_current(game.pk)
+    loaded = selectors.load_current(game.pk)
     state = loaded.state
     for seat in range(len(state.players)):
         for column in state.columns:
@@ -329,7 +329,7 @@ def correct_a_box(game: models.Game) -> None:
                 for value in state.offered_values(row):
                     if value == box.value:
                         continue
-                    seen = services.Seen(loaded.record.version, None)
+                    seen = selectors.Seen(loaded.record.version, None)
                     fix = Move(seat, row, column, value=value)
                     try:
                         services.correct(game.pk, seen, seat, column, row, fix)
@@ -360,11 +360,11 @@ def test_every_page_of_every_rule_set_answers_and_says_its_rules(
     walk.pages(0)
     mode(game, "dice", {"dice": [5] * (ruleset.dice - 1)})
     walk.pages(1)
-    mode(game, "virtual", services.roll({}, ruleset.rolls_of(options), ruleset.dice))
+    mode(game, "virtual", virtual_dice.roll({}, ruleset.rolls_of(options), ruleset.dice))
     walk.pages(2)
     # Midway in Values mode, where the chooser offers the scores (and a Yahtzee bonus).
     mode(game, "value")
-    play(game, 2 * len(services.load_current(game.pk).state.columns) + 1)
+    play(game, 2 * len(selectors.load_current(game.pk).state.columns) + 1)
     walk.pages(3)
     play(game, None)
     walk.pages(4)

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from evening_support import best, by_player, cross, evening, least, play
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def test_each_turn_shows_the_sheet_as_the_engine_replays_it(client: Client, turn
     loaded = play(game, by_player(best, least))
     url = reverse("review", args=[game.evening.token, 1])
     html = client.get(url, {"turn": turn}).content.decode()
-    then = services.replay(loaded.record, loaded.seats, loaded.entries[:turn])
+    then = selectors.replay(loaded.record, loaded.seats, loaded.entries[:turn])
     assert _totals(html) == {0: then.state.total(0), 1: then.state.total(1)}
     assert f"Turn {turn} / 24" in html
     # The cell of turn k is marked, and its value is on the sheet.
@@ -103,7 +103,7 @@ def test_the_chart_has_one_line_per_player_and_a_point_per_round(client: Client)
     # The running totals, replayed turn by turn: each point's height is its total.
     running: list[list[int]] = [[], [], []]
     for k, entry in enumerate(loaded.entries, start=1):
-        then = services.replay(loaded.record, loaded.seats, loaded.entries[:k])
+        then = selectors.replay(loaded.record, loaded.seats, loaded.entries[:k])
         seat = next(s.position for s in loaded.seats if s.player_id == entry.player_id)
         running[seat].append(then.state.total(seat))
     # y = top − scale × total: one scale and one baseline fit every point of every line.
@@ -178,7 +178,7 @@ def test_the_game_file_downloads_and_replays_to_the_same_game(
     assert re.search(r'filename="scorepad-\d{4}-\d\d-\d\d-game-1\.json"', disposition)
     document = json.loads(response.content)
     assert document["format"] == "scorepad.game.v1"
-    copy = services.load(services.import_document(response.content))
+    copy = selectors.load(services.import_document(response.content))
     assert copy.state.totals() == loaded.state.totals()
 
 

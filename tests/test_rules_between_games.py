@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import best, by_player, least, play, seen_fields
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +36,7 @@ def games_of(game: models.Game) -> int:
 
 
 def totals(game: models.Game) -> dict[str, int]:
-    return {r.name: r.total for r in tally.results(services.load_current(game.pk))}
+    return {r.name: r.total for r in tally.results(selectors.load_current(game.pk))}
 
 
 def yam_then_yahtzee_then_again(client: Client) -> tuple[models.Game, ...]:

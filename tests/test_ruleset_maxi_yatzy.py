@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import seen_fields
 
-from games import models, services
+from games import models, selectors
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def saved_row(html: str) -> list[int]:
 
 
 def state(game: models.Game):
-    return services.load_current(game.pk).state
+    return selectors.load_current(game.pk).state
 
 
 def test_the_start_form_offers_maxi_yatzy_and_saved_rolls(client: Client) -> None:

@@ -24,7 +24,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services
+from games import models, selectors
 from games.rules import RULESETS, Option, RuleSet, register
 from games.rules.errors import N_
 from games.rules.ruleset import UpperBonus
@@ -108,7 +108,7 @@ def start(client: Client, **fields: str) -> models.Game:
 def offered(client: Client, game: models.Game, column: str, row: str) -> list[int]:
     """The values the chooser offers for a box, as the sheet's cell links it."""
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     query = {"column": column, "row": row, "v": game.version, "player": state.current_player}
     html = client.get(game_url(game, "pick"), query, headers=HTMX).content.decode()
     return [int(value) for value in re.findall(r'value="v:(\d+)"', html)]
@@ -116,7 +116,7 @@ def offered(client: Client, game: models.Game, column: str, row: str) -> list[in
 
 def score(client: Client, game: models.Game, row: str, value: int) -> None:
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     data = {
         "version": game.version,
         "player": state.current_player,
@@ -146,7 +146,7 @@ def test_the_start_form_offers_the_rule_set_and_its_option(client: Client, pips:
     assert 'name="pips_upper_bonus_at" value="9"' in html
     game = start(client, pip_order="ordered")
     assert game.options == {"pip_order": "ordered"} | PIPS_HOUSE
-    assert services.load(game).state.columns == ("down",)
+    assert selectors.load(game).state.columns == ("down",)
 
 
 def test_a_game_is_played_through_the_site(client: Client, pips: RuleSet) -> None:
@@ -165,7 +165,7 @@ def test_a_game_is_played_through_the_site(client: Client, pips: RuleSet) -> Non
     for row, value in TURNS:
         score(client, game, row, value)
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     assert state.finished
     # Ann's upper 21 reaches the rule set's 12: its 9 points; Bob's 7 does not.
     assert [state.column_totals(p, "free").bonus for p in (0, 1)] == [9, 0]
@@ -188,8 +188,8 @@ def test_a_game_is_played_through_the_site(client: Client, pips: RuleSet) -> Non
     )
     assert response.status_code == 302
     second = models.Game.objects.get(evening=game.evening, number=2)
-    assert json.loads(services.export_document(second))["turns"] == document["turns"]
-    assert services.load(second).state.totals() == [42, 37]
+    assert json.loads(selectors.export_document(second))["turns"] == document["turns"]
+    assert selectors.load(second).state.totals() == [42, 37]
 
     sheet_csv = client.get(reverse("evening_csv", args=[game.evening.token])).content.decode()
     rows = list(csv.DictReader(io.StringIO(sheet_csv.lstrip("\ufeff"))))

@@ -15,7 +15,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from games import models, services
+from games import models, selectors
 from games.rules import RULESETS
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +44,7 @@ def start(client: Client, ruleset: str = "yatzy", **fields: str) -> models.Game:
 def offered(client: Client, game: models.Game, row: str) -> list[int]:
     """The values the chooser offers for a box of the player to play, as the sheet links it."""
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     query = {"column": state.columns[0], "row": row, "v": game.version}
     query["player"] = state.current_player
     html = client.get(game_url(game, "pick"), query, headers=HTMX).content.decode()
@@ -53,7 +53,7 @@ def offered(client: Client, game: models.Game, row: str) -> list[int]:
 
 def score(client: Client, game: models.Game, row: str, value: int) -> None:
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     data = {
         "version": game.version,
         "player": state.current_player,
@@ -113,7 +113,7 @@ def test_the_start_form_offers_yatzy_and_its_order(client: Client) -> None:
     assert 'name="yatzy_order" value="ordered"' in html
     game = start(client, yatzy_order="ordered")
     assert game.options["order"] == "ordered"
-    assert services.load(game).state.columns == ("down",)
+    assert selectors.load(game).state.columns == ("down",)
 
 
 def test_yatzy_is_free_by_default_whatever_yams_field_says(client: Client) -> None:
@@ -121,7 +121,7 @@ def test_yatzy_is_free_by_default_whatever_yams_field_says(client: Client) -> No
     # is not Yatzy's.
     game = start(client, order="ordered")
     assert game.options["order"] == "free"
-    assert services.load(game).state.columns == ("free",)
+    assert selectors.load(game).state.columns == ("free",)
     yams = start(client, "yams")
     assert yams.options["order"] == "ordered"
 
@@ -143,7 +143,7 @@ def test_a_whole_game_is_played_reviewed_exported_and_imported(client: Client) -
     for row, value in TURNS:
         score(client, game, row, value)
     game.refresh_from_db()
-    state = services.load(game).state
+    state = selectors.load(game).state
     assert state.finished
     assert [state.column_totals(p, "free").bonus for p in (0, 1)] == [50, 0]
     assert state.totals() == [ANN_TOTAL, BOB_TOTAL] == [332, 154]
@@ -167,8 +167,8 @@ def test_a_whole_game_is_played_reviewed_exported_and_imported(client: Client) -
     )
     assert response.status_code == 302
     second = models.Game.objects.get(evening=game.evening, number=2)
-    assert json.loads(services.export_document(second))["turns"] == document["turns"]
-    assert services.load(second).state.totals() == [332, 154]
+    assert json.loads(selectors.export_document(second))["turns"] == document["turns"]
+    assert selectors.load(second).state.totals() == [332, 154]
 
     sheet_csv = client.get(reverse("evening_csv", args=[game.evening.token])).content.decode()
     rows = list(csv.DictReader(io.StringIO(sheet_csv.lstrip("\ufeff"))))

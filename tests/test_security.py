@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import path, reverse
 
-from games import hint, known, models, services
+from games import hint, known, models, selectors, services
 from games.rules import Move
 from scorepad.urls import urlpatterns as site_urls
 from tests.evening_support import seen_fields
@@ -39,9 +39,9 @@ OPENED = {"Sec-Fetch-Site": "none"}
 
 def finished(names: list[str], evening_name: str = "") -> models.Game:
     game = services.create_evening(names, "yam", evening_name=evening_name)
-    state = services.load(game).state
+    state = selectors.load(game).state
     for _ in range(state.rounds * len(names)):
-        state = services.load(models.Game.objects.get(pk=game.pk)).state
+        state = selectors.load(models.Game.objects.get(pk=game.pk)).state
         column, row = state.playable_cells()[0]
         services.record_turn(game.pk, Move(state.current_player, row, column, cross=True), None)
     return models.Game.objects.select_related("evening").get(pk=game.pk)

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import play
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def labels_of(response: object, tag: str) -> list[str]:
 
 
 def turn(game: models.Game, row: str, **move: object) -> None:
-    player = services.load_current(game.pk).state.current_player
+    player = selectors.load_current(game.pk).state.current_player
     services.record_turn(game.pk, Move(player, row, **move), None)  # type: ignore[arg-type]
 
 

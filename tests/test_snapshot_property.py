@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import models, services
+from games import models, selectors, services, virtual_dice
 from games.rules import IllegalMove, Move
 from games.rules.rulesets import RULESETS
 from games.tests.test_rules_properties import random_move
@@ -35,10 +35,10 @@ def setups(draw: st.DrawFn) -> tuple[str, dict, list[str], int]:
     return key, options, [f"P{i}" for i in range(count)], draw(st.integers(0, count - 1))
 
 
-def _seen(game_id: int) -> tuple[services.LoadedGame, services.Seen]:
+def _seen(game_id: int) -> tuple[selectors.LoadedGame, selectors.Seen]:
     """The game as a phone opened on it now shows it: its version and the player to play."""
-    loaded = services.load_current(game_id)
-    return loaded, services.Seen(loaded.record.version, loaded.state.current_player)
+    loaded = selectors.load_current(game_id)
+    return loaded, selectors.Seen(loaded.record.version, loaded.state.current_player)
 
 
 def _score(game_id: int, rnd: random.Random) -> None:
@@ -49,13 +49,16 @@ def _score(game_id: int, rnd: random.Random) -> None:
     if state.finished:
         return
     pending = loaded.record.pending or {}
-    if not services.rolled(pending) and loaded.record.entry_mode == models.Game.EntryMode.VIRTUAL:
+    if (
+        not virtual_dice.rolled(pending)
+        and loaded.record.entry_mode == models.Game.EntryMode.VIRTUAL
+    ):
         # A first roll (dice typed in through the services are no roll to throw again).
         turn_rolls = state.rolls_available(state.current_player)
-        services.save_pending(game_id, services.roll({}, turn_rolls, state.dice), seen)
+        services.save_pending(game_id, virtual_dice.roll({}, turn_rolls, state.dice), seen)
         loaded, seen = _seen(game_id)
         state, pending = loaded.state, loaded.record.pending
-    if services.rolled(pending):
+    if virtual_dice.rolled(pending):
         dice, rolls = pending["dice"], pending["rolls"]
         legal = state.preview(dice, first_roll=not rolls)
         assert legal, f"rolled dice {dice} (after {rolls}) fit no box"
@@ -73,7 +76,7 @@ def _act(action: str, game_id: int, rnd: random.Random) -> None:
     if action == "score":
         _score(game_id, rnd)
     elif action == "finish":
-        while not services.load_current(game_id).state.finished:
+        while not selectors.load_current(game_id).state.finished:
             _score(game_id, rnd)
     elif action == "undo":
         refused = loaded.turns == 0  # nothing to undo
@@ -85,18 +88,20 @@ def _act(action: str, game_id: int, rnd: random.Random) -> None:
         # Rolled dice are binding: the turn is scored from them, whatever the mode; only
         # Roll mode, where they lie on, stays open.
         virtual = mode == models.Game.EntryMode.VIRTUAL
-        refused = mode != game.entry_mode and services.rolled(game.pending or {}) and not virtual
+        refused = (
+            mode != game.entry_mode and virtual_dice.rolled(game.pending or {}) and not virtual
+        )
         _write(refused, services.set_entry_mode, game_id, mode, seen)
     elif action == "roll":
         # As the sheet does: in Roll mode only, and no second roll once only dry boxes
         # (first roll only) are left.
         if loaded.finished or game.entry_mode != models.Game.EntryMode.VIRTUAL:
             return
-        pending = game.pending if services.rolled(game.pending or {}) else {}
+        pending = game.pending if virtual_dice.rolled(game.pending or {}) else {}
         try:
             state = loaded.state
             turn_rolls = state.rolls_available(state.current_player)
-            pending = services.roll(pending, turn_rolls, state.dice)
+            pending = virtual_dice.roll(pending, turn_rolls, state.dice)
         except IllegalMove:
             return  # three rolls are the most a turn has
         if pending["rolls"] and not loaded.state.preview(pending["dice"], first_roll=False):
@@ -121,11 +126,11 @@ def _write(refused: bool, write: Callable[..., Any], *args: Any) -> None:
 
 def assert_snapshot_is_the_replay(game_id: int) -> None:
     game = models.Game.objects.get(pk=game_id)
-    replayed = services.history(game)
+    replayed = selectors.history(game)
     assert game.snapshot == replayed.state.snapshot()
     assert game.version >= replayed.state.turns_played
-    assert game.result == services.final_result(replayed.state, replayed.seats)
-    assert_same_game(services.load(game).state, replayed.state, history=False)
+    assert game.result == selectors.final_result(replayed.state, replayed.seats)
+    assert_same_game(selectors.load(game).state, replayed.state, history=False)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

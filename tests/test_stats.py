@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from evening_support import again, best, by_player, cross, evening, least, play
 
-from games import charts, models, services, tally
+from games import charts, models, selectors, services, tally
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 OPENED = {"Sec-Fetch-Site": "none"}
 
 
-def three_games() -> tuple[models.Game, list[services.LoadedGame]]:
+def three_games() -> tuple[models.Game, list[selectors.LoadedGame]]:
     """Ann wins game 1, Ann and Bob tie game 2, Bob wins game 3; game 4 is under way."""
     first = evening(("Ann", "Bob", "Cy"))
     g1 = play(first, by_player(best, least, cross))
@@ -80,8 +80,8 @@ def test_yahtzee_bonuses_count_as_yahtzees() -> None:
         game.pk, Move(0, "ones", value=5, yahtzee_bonus=True), None
     )
     assert played.bonus == 100
-    assert tally.yahtzees(loaded, 0) == 2
-    assert tally.yahtzees(loaded, 1) == 0
+    assert selectors.yahtzees(loaded.state, 0) == 2
+    assert selectors.yahtzees(loaded.state, 1) == 0
 
 
 def test_the_leaderboard_shows_the_tally_in_order_and_the_current_game_apart(

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from evening_support import again, best, by_player, cross, evening, least, play, seen
 
-from games import models, services, tally
+from games import models, selectors, services, tally
 from games.rules import gamefile
 
 pytestmark = pytest.mark.django_db
 
 
-def _lines(games: list[services.LoadedGame]) -> list[tuple]:
+def _lines(games: list[selectors.LoadedGame]) -> list[tuple]:
     board = tally.evening_tally(games)
     return [
         (line.name, line.rank, line.games, line.wins, line.total, line.best, line.bonuses)
@@ -35,7 +35,7 @@ def test_the_turn_that_ends_a_game_stores_its_result() -> None:
                 "rank": state.ranks()[index],
                 "won": index in state.winners(),
                 "bonuses": int(bool(state.column_totals(index, state.columns[0]).bonus)),
-                "yahtzees": services.yahtzees(state, index),
+                "yahtzees": selectors.yahtzees(state, index),
             }
             for index, seat in enumerate(loaded.seats)
         ],
@@ -57,7 +57,7 @@ def test_undoing_the_last_turn_clears_the_result() -> None:
     services.undo(game.pk, seen(game))
     game.refresh_from_db()
     assert game.result is None
-    assert not services.load(game).state.finished
+    assert not selectors.load(game).state.finished
     # The tally replays it again, as a game still being played.
     (loaded,) = tally.load_games(models.Game.objects.filter(pk=game.pk))
     assert loaded.state is not None and not loaded.finished
@@ -76,7 +76,7 @@ def test_a_reset_clears_the_result() -> None:
 def test_importing_a_finished_game_stores_its_result() -> None:
     game = evening(("Ann", "Bob"))
     play(game, by_player(least, best))
-    document = services.export_document(game)
+    document = selectors.export_document(game)
     imported = services.import_document(document)
     assert imported.result is not None
     assert [s["won"] for s in imported.result["seats"]] == [False, True]

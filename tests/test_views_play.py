@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 from evening_support import seen, seen_fields
 
-from games import models, services
+from games import models, selectors, services
 from games.rules import Move
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def snapshot(game: models.Game) -> tuple[int, int, dict[str, Any]]:
 
 def play(game: models.Game, row: str, *, value: int | None = None, column: str | None = None):
     """One turn for whoever is to play, through the service (not the view); no value crosses out."""
-    player = services.load(fresh(game)).state.current_player
+    player = selectors.load(fresh(game)).state.current_player
     if value is None:
         move = Move(player, row, column, cross=True)
     else:
@@ -60,7 +60,7 @@ def play(game: models.Game, row: str, *, value: int | None = None, column: str |
 def play_to_the_end(game: models.Game, leave: int = 0) -> None:
     """Fill every sheet (the first allowed cell, its highest offer) but the last ``leave`` turns."""
     while True:
-        state = services.load(fresh(game)).state
+        state = selectors.load(fresh(game)).state
         remaining = state.rounds * len(state.players) - state.turns_played
         if remaining <= leave:
             return
@@ -135,7 +135,7 @@ def test_it_records_the_yahtzee_bonus_chosen_in_the_picker(client: Client) -> No
     response = score(client, game, player=0, row="fours", choice="y:20")
     assert response.status_code == 200
     assert "Yahtzee bonus +100!" in response.content.decode()
-    assert services.load(fresh(game)).state.totals() == [50 + 20 + 100, 0]
+    assert selectors.load(fresh(game)).state.totals() == [50 + 20 + 100, 0]
 
 
 def test_it_refuses_a_filled_cell(client: Client) -> None:
@@ -365,10 +365,10 @@ def test_undo_reopens_the_last_cell(client: Client) -> None:
 def test_undo_reopens_the_final_turn_of_a_finished_game(client: Client) -> None:
     game = new_game(ruleset="yam", names=("Ann", "Bob"))
     play_to_the_end(game)
-    assert services.load(fresh(game)).state.finished
+    assert selectors.load(fresh(game)).state.finished
     response = write(client, game, "undo")  # its page shows no one to play: player ""
     assert response.status_code == 200
-    state = services.load(fresh(game)).state
+    state = selectors.load(fresh(game)).state
     assert not state.finished
     assert state.current_player == 1
 
@@ -447,7 +447,7 @@ def test_reset_clears_this_game_and_keeps_the_evenings_earlier_games(client: Cli
     assert "Back to round 1, same players." in response.content.decode()
     assert models.Entry.objects.filter(game=second).count() == 0
     assert list(models.Entry.objects.filter(game=first).values_list("pk", flat=True)) == earlier
-    assert [s.player.name for s in services.load(fresh(second)).seats] == ["Ann", "Bob"]
+    assert [s.player.name for s in selectors.load(fresh(second)).seats] == ["Ann", "Bob"]
 
 
 def test_reset_from_an_old_sheet_is_refused(client: Client) -> None:
@@ -491,12 +491,12 @@ def test_switching_the_entry_mode_changes_no_score(client: Client) -> None:
     game = new_game()
     play(game, "fives", value=15)
     play(game, "chance", value=22)
-    totals = services.load(fresh(game)).state.totals()
+    totals = selectors.load(fresh(game)).state.totals()
     for mode in ("dice", "virtual", "value"):
         response = write(client, game, "entry_mode", mode=mode)
         assert response.status_code == 200
         assert fresh(game).entry_mode == mode
-        assert services.load(fresh(game)).state.totals() == totals
+        assert selectors.load(fresh(game)).state.totals() == totals
     assert models.Entry.objects.filter(game=game).count() == 2
 
 
@@ -543,7 +543,7 @@ def test_dice_mode_enforces_the_joker(client: Client) -> None:
     assert_refused(response, game, before, "Joker: five 4s must go in Fours.")
     response = score(client, game, player=0, row="fours", choice="dice")
     assert response.status_code == 200
-    assert services.load(fresh(game)).state.totals()[0] == 50 + 20 + 100
+    assert selectors.load(fresh(game)).state.totals()[0] == 50 + 20 + 100
 
 
 @pytest.mark.parametrize("fields", [{"face": 7}, {"face": 0}, {"face": "x"}, {"slot": 0}, {}])
@@ -783,7 +783,7 @@ def test_a_dice_mode_undo_gives_the_typed_dice_back_to_change(client: Client) ->
 def test_a_second_roll_is_refused_when_only_dry_boxes_are_left(client: Client) -> None:
     # Three columns crossed out in value mode (Roll mode scores only dice rolled), then Roll.
     game = new_game(names=("Ann",), ruleset="yams-columns", options={"columns": 4})
-    state = services.load(game).state
+    state = selectors.load(game).state
     for column in ("down", "free", "up"):
         for row in state.rows if column != "up" else reversed(state.rows):
             play(game, row, column=column)
@@ -805,7 +805,7 @@ def change(client: Client, game: models.Game, **fields: Any) -> Any:
 
 
 def seat_names(game: models.Game) -> list[str]:
-    return [seat.player.name for seat in services.load(fresh(game)).seats]
+    return [seat.player.name for seat in selectors.load(fresh(game)).seats]
 
 
 def test_players_can_be_renamed_at_any_time(client: Client) -> None:
@@ -941,7 +941,7 @@ def test_a_wrong_token_is_a_404(client: Client, name: str, method: str) -> None:
 
 
 def _dice_turn(game: models.Game, row: str, dice: list[int]) -> None:
-    player = services.load(fresh(game)).state.current_player
+    player = selectors.load(fresh(game)).state.current_player
     services.record_turn(game.pk, Move(player, row, dice=dice), None)
 
 

@@ -7,4 +7,13 @@
 - ``stats``: this browser's evenings and its players' statistics.
 - ``access``: which evening a URL's token opens, and what it allows (``with_access``:
   one view serves a page on both links).
+- ``page``: the game page's view-model, what the sheet and its partials show;
+  ``fragments``: the rendered fragments kept for every phone (the sheet's, the review's).
 """
+
+from django.http import HttpRequest
+from django_htmx.middleware import HtmxDetails
+
+
+class HtmxHttpRequest(HttpRequest):
+    htmx: HtmxDetails

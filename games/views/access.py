@@ -18,8 +18,8 @@ from asgiref.sync import iscoroutinefunction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 
-from games import known, labels, models, services, tally
-from games.views import table
+from games import known, labels, models, selectors, tally
+from games.views import HtmxHttpRequest
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def open_evening(access: Access) -> models.Evening:
     return evening
 
 
-def open_with_games(access: Access) -> tuple[models.Evening, list[tally.LoadedGame]]:
+def open_with_games(access: Access) -> tuple[models.Evening, list[selectors.ListedGame]]:
     """The evening and its games loaded (``tally.open_evening``), or 404."""
     evening, games = tally.open_evening(access.token, access.read_only)
     if evening is None:
@@ -104,15 +104,13 @@ def shown(evening: models.Evening, access: Access) -> models.Evening | Watched:
 
 
 def find_game(access: Access, number: int) -> models.Game:
-    game = services.find_game(access.token, number, read_only=access.read_only)
+    game = selectors.find_game(access.token, number, read_only=access.read_only)
     if game is None:
         raise Http404("No such game.")
     return game
 
 
-def remember(
-    request: table.HtmxHttpRequest, response: HttpResponse, access: Access
-) -> HttpResponse:
+def remember(request: HtmxHttpRequest, response: HttpResponse, access: Access) -> HttpResponse:
     if not access.read_only and not request.htmx:
         known.remember_if_opened(request, response, access.token)
     return response

@@ -15,8 +15,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import coaching, hint, labels, live, models, services, tally
-from games.views import table
+from games import coaching, hint, labels, live, models, selectors, tally
+from games.views import HtmxHttpRequest
 from games.views.access import Access, open_evening, open_with_games, remember, shown, with_access
 
 BOARD_TEMPLATE = "evenings/board.html"
@@ -25,9 +25,9 @@ BOARD_PARTIAL = "evenings/partials/board.html"
 
 
 def _board_context(
-    request: table.HtmxHttpRequest,
+    request: HtmxHttpRequest,
     evening: models.Evening,
-    games: list[tally.LoadedGame],
+    games: list[selectors.ListedGame],
     access: Access,
 ) -> dict[str, Any]:
     board = tally.evening_tally(games)
@@ -147,13 +147,13 @@ def lost_per_turn(coached: coaching.Coached) -> tuple[str, str]:
     return (f"{shown} ({_('estimate')})" if coached.estimate else shown), ""
 
 
-def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, Any] | None:
+def _now_playing(game: selectors.ListedGame | None, access: Access) -> dict[str, Any] | None:
     """The game being played, as the board shows it: its round and each player's total.
 
     Read straight off the engine's game: building its whole sheet (every cell of every
     column) for these eight names and totals cost more than reading them.
     """
-    if game is None:
+    if game is None or game.state is None:
         return None
     state = game.state
     return {
@@ -170,7 +170,7 @@ def _now_playing(game: services.LoadedGame | None, access: Access) -> dict[str, 
 
 @require_safe
 @with_access
-def board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+def board(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     evening, games = open_with_games(access)
     context = _board_context(request, evening, games, access)
     template = BOARD_PARTIAL if request.htmx else BOARD_TEMPLATE
@@ -180,7 +180,7 @@ def board(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
 @require_safe
 @never_cache
 @with_access
-def board_poll(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+def board_poll(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     versions = list(models.Game.objects.filter(**access.lookup).values_list("version", flat=True))
     if not versions:
         open_evening(access)  # a wrong token is a 404; an evening without games has nothing new

@@ -13,12 +13,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games import known, labels, models, services, tally
+from games import known, labels, models, selectors, services, tally
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
 from games.rules import IllegalMove
 from games.rules.gamefile import GameFileError
 from games.sheet import explain
-from games.views import table
+from games.views import HtmxHttpRequest
 from games.views.access import (
     Access,
     open_evening,
@@ -29,7 +29,7 @@ from games.views.access import (
 )
 
 
-def game_summaries(games: list[services.LoadedGame], access: Access) -> list[dict[str, Any]]:
+def game_summaries(games: list[selectors.ListedGame], access: Access) -> list[dict[str, Any]]:
     summaries = []
     for game in reversed(games):
         number = game.record.number
@@ -53,7 +53,7 @@ def game_summaries(games: list[services.LoadedGame], access: Access) -> list[dic
 
 
 def _evening_page(
-    request: table.HtmxHttpRequest,
+    request: HtmxHttpRequest,
     access: Access,
     *,
     next_form: NextGameForm | None = None,
@@ -101,7 +101,7 @@ def _evening_page(
     return remember(request, response, access)
 
 
-def _list_order(evening: models.Evening, latest: services.LoadedGame) -> list[models.Player]:
+def _list_order(evening: models.Evening, latest: selectors.ListedGame) -> list[models.Player]:
     """The evening's players for the next game's form: the last game's in their seats'
     order, then those who sat it out."""
     seated = [seat.player for seat in latest.seats]
@@ -111,13 +111,13 @@ def _list_order(evening: models.Evening, latest: services.LoadedGame) -> list[mo
 
 @require_safe
 @with_access
-def evening_games(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+def evening_games(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     return _evening_page(request, access)
 
 
 @require_safe
 @with_access
-def evening(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
+def evening(request: HtmxHttpRequest, access: Access) -> HttpResponse:
     """The link to share: the evening's latest game (read only on the spectator's)."""
     night = open_evening(access)
     number = night.games.order_by("-number").values_list("number", flat=True).first()
@@ -134,7 +134,7 @@ def evening(request: table.HtmxHttpRequest, access: Access) -> HttpResponse:
 
 
 @require_POST
-def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+def next_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """Start the next game with the players ticked on the evening page, and a newcomer,
     under the rules chosen there (the last game's unless another rule set is ticked)."""
     access = Access(False, token)
@@ -172,7 +172,7 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
                 return _evening_page(request, access, next_errors=[explain(problem)], status=409)
             form.add_error(None, explain(problem, latest.record.ruleset))
         else:
-            name = services.load(new).state.players[new.first_seat]
+            name = selectors.load(new).state.players[new.first_seat]
             messages.info(
                 request,
                 _("Game %(number)d: %(name)s starts.") % {"number": new.number, "name": name},
@@ -185,7 +185,7 @@ def next_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def import_game(request: table.HtmxHttpRequest, token: str) -> HttpResponse:
+def import_game(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """A ``scorepad.game.v1`` file, replayed by the rules all or nothing as ``importgame``
     does (``services.import_document``), stored as the evening's next game; a game the
     evening already holds is refused unless "Import it again as a new game" is ticked."""

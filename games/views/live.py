@@ -39,6 +39,7 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import DatabaseError, connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
@@ -211,7 +212,7 @@ def _streaming(request: HttpRequest, events: AsyncIterator[str]) -> StreamingHtt
 
 @require_safe
 @with_access
-async def events(request: HttpRequest, access: Access, number: int) -> HttpResponse:
+async def events(request: HttpRequest, access: Access, number: int) -> HttpResponseBase:
     # What the page says it shows, read first: under WSGI too, a number it cannot be
     # answers as one the page never sent.
     version, newest = known(request, "v"), known(request, "n")
@@ -238,7 +239,7 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
 
 @require_safe
 @with_access
-async def board_events(request: HttpRequest, access: Access) -> HttpResponse:
+async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase:
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     refused = _too_many(request)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest
 
-from games import services
+from games import selectors
 from games.params import integer
 
 #: The cookie that keeps the sheet's view (table or focus) on this phone.
@@ -22,7 +22,7 @@ def version(request: HttpRequest) -> int | None:
     return integer(request.POST.get("version"))
 
 
-def seen(request: HttpRequest) -> services.Seen | None:
+def seen(request: HttpRequest) -> selectors.Seen | None:
     """What the phone showed when it sent this request: the version and the player to play
     (a write's ``version`` and ``player`` fields; a chooser's ``v`` and ``player`` query),
     or None if the request does not say both as a sheet prints them ("" once no one is to
@@ -33,7 +33,7 @@ def seen(request: HttpRequest) -> services.Seen | None:
     seat = integer(player, most=SEAT_MOST) if player else None
     if shown is None or player is None or (player and seat is None):
         return None
-    return services.Seen(shown, seat)
+    return selectors.Seen(shown, seat)
 
 
 def view(request: HttpRequest) -> str | None:

@@ -5,45 +5,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import render_to_string
 from django.utils import formats, timezone
 from django.utils.http import content_disposition_header
-from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import charts, coaching, hint, labels, models, services, tally
+from games import charts, coaching, hint, labels, models, selectors, tally
 from games.params import MOST, integer
+from games.rules import Game as RulesGame
 from games.sheet import build, describe_turn
-from games.views import table
+from games.views import HtmxHttpRequest
 from games.views.access import Access, find_game, shown, with_access
+from games.views.fragments import kept
 from games.views.params import focus as asked_focus
 
 
 @require_safe
 @with_access
-def review(request: table.HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
+def review(request: HtmxHttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
     if game.result is None:
-        content = _content(request, access, game)
+        shows = _shows(request, access, game)
     else:
-        # A finished game's review is the same for every visitor: rendered once per version
-        # (a correction moves it) and what else it shows (``_key``), then kept.
-        key = _key(request, access, game)
-        content = caches[table.FRAGMENTS].get(key)
-        if content is None:
-            content = _content(request, access, game)
-            caches[table.FRAGMENTS].set(key, content)
+        # A finished game's review is the same for every visitor: worked out once per
+        # version (a correction moves it) and what else it shows (``_key``), then kept.
+        shows = kept(_key(request, access, game), lambda: _shows(request, access, game))
     page = {
+        **shows,
         "evening": shown(game.evening, access),
         "game": game,
+        # A review never writes: its sheet has no links (the footer keeps the language
+        # switch on the edit link, as spectator pages hold no form at all).
         "read_only": access.read_only,
-        # Rendered from the review's template (evenings/partials/review.html), escaped there.
-        "content": mark_safe(content),
     }
     return render(request, "evenings/review.html", page)
 
@@ -59,7 +55,7 @@ def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
     view and player asked for, the language, the spectator's links or the players', whether
     the coach's table is on disk (once built, the review analyses the game) and the night
     ("Tonight")."""
-    loaded = services.load(game)
+    loaded = selectors.load(game)
     view = request.GET.get("view")
     focus = asked_focus(request)
     return ":".join(
@@ -78,8 +74,9 @@ def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
     )
 
 
-def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) -> str:
-    """The review of ``game`` at the step asked for (evenings/partials/review.html)."""
+def _shows(request: HtmxHttpRequest, access: Access, game: models.Game) -> dict[str, Any]:
+    """What the review of ``game`` shows at the step asked for (evenings/partials/review.html),
+    beside the game, its evening and the link it was opened by."""
     number = game.number
     seats, entries = coaching.read(game)
     count = len(entries)
@@ -87,7 +84,7 @@ def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) 
     focus = asked_focus(request)
     then: dict[str, Any] = {}
 
-    def step_reached(state: services.RulesGame) -> None:
+    def step_reached(state: RulesGame) -> None:
         # The sheet as it stood after ``turn`` turns, read off the engine on its way.
         then["sheet"] = build(state, None, request.GET.get("view"), focus)
         then["last"] = state.played[-1] if state.played else None
@@ -108,12 +105,7 @@ def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) 
     def step(k: int) -> str:
         return f"{base}?turn={k}{keep_view}"
 
-    context = {
-        "evening": shown(game.evening, access),
-        "game": game,
-        # A review never writes: its sheet has no links (the footer keeps the language
-        # switch on the edit link, as spectator pages hold no form at all).
-        "read_only": access.read_only,
+    return {
         "review": True,
         "sheet": sheet,
         "turn": turn,
@@ -138,10 +130,9 @@ def _content(request: table.HtmxHttpRequest, access: Access, game: models.Game) 
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
     }
-    return render_to_string("evenings/partials/review.html", context, request)
 
 
-def _corrections(game: Any, state: services.RulesGame) -> list[dict[str, Any]]:
+def _corrections(game: Any, state: RulesGame) -> list[dict[str, Any]]:
     """The boxes corrected after the game ended, oldest first: old → new, and when."""
     return [
         {
@@ -181,13 +172,15 @@ def _dice(dice: Sequence[int]) -> str:
     return " ".join(map(str, dice))
 
 
-def _cell_words(state: services.RulesGame, cell: tuple[str, str]) -> str:
+def _cell_words(state: RulesGame, cell: tuple[str, str]) -> str:
     return labels.cell_label(state, *cell)
 
 
-def _best_words(decision: coaching.Decision, state: services.RulesGame) -> str:
+def _best_words(decision: coaching.Decision, state: RulesGame) -> str:
     """The best option in the players' words: "keep 6 6 6", "stop", "Sixes"."""
     if decision.kind == coaching.BOX:
+        # A box decision names its box.
+        assert decision.best_cell is not None
         box = _cell_words(state, decision.best_cell)
         crossed = decision.best_crossed or _scores_nothing(state, decision.best_cell, decision.hand)
         return _("cross out %(box)s") % {"box": box} if crossed else box
@@ -199,9 +192,7 @@ def _best_words(decision: coaching.Decision, state: services.RulesGame) -> str:
     return _("keep %(dice)s") % {"dice": _dice(kept)}
 
 
-def _scores_nothing(
-    state: services.RulesGame, cell: tuple[str, str] | None, hand: Sequence[int]
-) -> bool:
+def _scores_nothing(state: RulesGame, cell: tuple[str, str] | None, hand: Sequence[int]) -> bool:
     """The dice make nothing in this box: writing them there is crossing it out. (All
     alike may score there as a Joker: the box's name stays.)"""
     if cell is None or not hand or len(set(hand)) == 1 or cell[1] not in state.ruleset.scorers:
@@ -209,8 +200,9 @@ def _scores_nothing(
     return state.ruleset.score(cell[1], tuple(hand)) == 0
 
 
-def _taken_words(decision: coaching.Decision, state: services.RulesGame) -> str:
+def _taken_words(decision: coaching.Decision, state: RulesGame) -> str:
     if decision.kind == coaching.BOX:
+        assert decision.cell is not None
         box = _cell_words(state, decision.cell)
         if decision.crossed:
             return _("crossed out %(box)s") % {"box": box}
@@ -250,7 +242,7 @@ def _decision_label(decision: coaching.Decision, after_stop: bool) -> str:
     return _("Roll %(n)s") % {"n": decision.roll}
 
 
-def _turn_view(turn: coaching.TurnAnalysis, state: services.RulesGame, step: Any) -> dict[str, Any]:
+def _turn_view(turn: coaching.TurnAnalysis, state: RulesGame, step: Any) -> dict[str, Any]:
     decisions = []
     for index, d in enumerate(turn.decisions):
         # The box after a stop is chosen on the dice the stop kept: no roll between.
@@ -286,9 +278,7 @@ def _turn_view(turn: coaching.TurnAnalysis, state: services.RulesGame, step: Any
     }
 
 
-def _coach(
-    analysis: coaching.Analysis, state: services.RulesGame, turn: int, step: Any
-) -> dict[str, Any]:
+def _coach(analysis: coaching.Analysis, state: RulesGame, turn: int, step: Any) -> dict[str, Any]:
     """What the review says of the choices: the step shown, each turn, each player."""
     turns = [_turn_view(t, state, step) for t in analysis.turns]
     players = [
@@ -347,7 +337,7 @@ def _running_totals_chart(
 def export(request: HttpRequest, access: Access, number: int) -> HttpResponse:
     game = find_game(access, number)
     response = HttpResponse(
-        services.export_document(game), content_type="application/json; charset=utf-8"
+        selectors.export_document(game), content_type="application/json; charset=utf-8"
     )
     filename = f"scorepad-{game.evening.created_at:%Y-%m-%d}-game-{game.number}.json"
     response["Content-Disposition"] = content_disposition_header(True, filename)

@@ -12,9 +12,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 
-from games import charts, coaching, known, labels, models, services, tally
+from games import charts, coaching, known, labels, models, selectors, tally
 from games.params import integer
-from games.views import table
+from games.views import HtmxHttpRequest
 from games.views.access import Access, percent
 from games.views.board import lost_per_turn
 from games.views.evening import game_summaries
@@ -23,7 +23,7 @@ HISTORY_PAGE_SIZE = 20
 RECENT_GAMES = 20
 
 
-def known_evenings(request: table.HtmxHttpRequest) -> Any:
+def known_evenings(request: HtmxHttpRequest) -> Any:
     """The evenings named by this browser's cookie, newest first (a queryset)."""
     return models.Evening.objects.filter(token__in=known.tokens(request)).order_by(
         "-created_at", "-pk"
@@ -31,7 +31,7 @@ def known_evenings(request: table.HtmxHttpRequest) -> Any:
 
 
 @require_safe
-def history(request: table.HtmxHttpRequest) -> HttpResponse:
+def history(request: HtmxHttpRequest) -> HttpResponse:
     asked = integer(request.GET.get("page"))  # None: the first page
     page = Paginator(known_evenings(request), HISTORY_PAGE_SIZE).get_page(asked)
     evenings = list(page.object_list)
@@ -40,7 +40,7 @@ def history(request: table.HtmxHttpRequest) -> HttpResponse:
             "evening_id", "number"
         )
     )
-    by_evening: dict[int, list[services.LoadedGame]] = {}
+    by_evening: dict[int, list[selectors.ListedGame]] = {}
     for game in games:
         by_evening.setdefault(game.record.evening_id, []).append(game)
     items = [
@@ -68,7 +68,7 @@ def _lost_text(coached: coaching.Coached, why: str) -> str:
 
 
 @require_safe
-def player_stats(request: table.HtmxHttpRequest, name: str | None = None) -> HttpResponse:
+def player_stats(request: HtmxHttpRequest, name: str | None = None) -> HttpResponse:
     """One player's numbers over the finished games of the evenings this browser knows."""
     if name is None:
         name = request.GET.get("name", "")

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from games import models, services
+from games import models, selectors
 
 
 class Command(BaseCommand):
@@ -14,4 +14,4 @@ class Command(BaseCommand):
             game = models.Game.objects.get(pk=game_id)
         except models.Game.DoesNotExist:
             raise CommandError(f"No game with id {game_id}.") from None
-        self.stdout.write(services.export_document(game), ending="")
+        self.stdout.write(selectors.export_document(game), ending="")
