@@ -58,8 +58,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     browser = [
         item
         for item in items
-        if item.get_closest_marker("browser")
-        or BROWSER_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("browser") or BROWSER_FIXTURES & _fixtures(item)
     ]
     for item in browser:
         if not item.get_closest_marker("browser"):
@@ -73,6 +72,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _browser_note = pytest.StashKey[str]()
+
+
+def _fixtures(item: pytest.Item) -> set[str]:
+    """The fixtures a test asks for, not its parameters (a test parametrized over "page"
+    names is no browser test)."""
+    callspec = getattr(item, "callspec", None)
+    return set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
 
 
 def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
