@@ -108,6 +108,8 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
     token = game.evening.token
     url = f"{live_server.url}/e/{token}/g/1/"
     a, b = contexts().new_page(), contexts().new_page()
+    # Phone A's moments pass on Playwright's clock (its polls are held anyway).
+    a.clock.install()
     for page in (a, b):
         page.goto(url)
     # Phone A never looks on its own: each of its taps is made on the sheet as it last saw it.
@@ -152,13 +154,13 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
         if a_first:
             # A taps the same box 0.3 s after B opened it: A's chooser opens (nothing moved
             # yet), and A confirms 0.3 s after B did.
-            a.wait_for_timeout(300)
+            a.clock.run_for(300)
             cell(a, player, row).locator("a.tap").click()
             expect(a.locator("form.picker")).to_be_visible()
         b_picker.locator("button.confirm-button").click()
         expect(b.locator("#game")).to_have_attribute("data-version", str(before + 1))
         written_by_b.append((player, row, value))
-        a.wait_for_timeout(300)
+        a.clock.run_for(300)
         if a_first:
             a_picker = a.locator("form.picker")
             a_picker.locator(f"input[name=choice][value='{a_choice}']").check()
