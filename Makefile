@@ -62,6 +62,15 @@ chromium:
 test: install chromium
 	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
 
+## test-deep: the whole suite with Hypothesis's deep profile (the budgets before the cut)
+# The whole suite with Hypothesis's deep profile: every property, the HTTP fuzz and the
+# phones' state machine with the budgets they had before `make test` was cut to minutes, or
+# more (conftest.py, games/tests/budget.py). Run it once for a change to the rules, the
+# writes or the views.
+.PHONY: test-deep
+test-deep: install chromium
+	HYPOTHESIS_PROFILE=deep DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
+
 ## lint: ruff check and format --check, lint-imports, then typecheck
 lint: install
 	$(BIN)/ruff check .

@@ -15,10 +15,41 @@ from typing import Any
 
 from playwright.sync_api import Locator, Page, expect
 
-from games import models, selectors
-from games.rules import get_ruleset
+from games import models, selectors, services, virtual_dice
+from games.rules import Game as RulesGame
+from games.rules import Move, Played, get_ruleset
+
+#: A box of the sheet: (column, row).
+Cell = tuple[str, str]
 
 GAME_URL = re.compile(r"/e/([^/]+)/g/(\d+)/")
+
+
+def store(game: models.Game, shadow: RulesGame, move: Move) -> Played:
+    """A turn stored through the services, as a tap stores it, and played on the shadow game:
+    the early rounds of a game whose last rounds a test plays in the browser."""
+    services.record_turn(game.pk, move, None)
+    return shadow.play(move)
+
+
+def store_rolled(
+    game: models.Game, shadow: RulesGame, again: int, box: Callable[[list[int], bool], Cell]
+) -> tuple[list[list[int]], list[int]]:
+    """A Roll-mode turn through the services: a roll, then ``again`` more holding the most
+    common face, as ``Table.roll_again_holding`` taps them; ``box(dice, first_roll)`` picks
+    the box. Stored and played on the shadow; the earlier rolls and the last dice."""
+    player = shadow.current_player
+    assert player is not None
+    pending = virtual_dice.roll({}, count=shadow.dice)
+    for _ in range(again):
+        face, _count = Counter(pending["dice"]).most_common(1)[0]
+        pending["held"] = [die == face for die in pending["dice"]]
+        pending = virtual_dice.roll(pending, count=shadow.dice)
+    services.save_pending(game.pk, pending, None)
+    rolls, dice = pending["rolls"], pending["dice"]
+    column, row = box(dice, not rolls)
+    store(game, shadow, Move(player, row, column, dice=dice, rolls=rolls))
+    return rolls, dice
 
 
 @dataclass

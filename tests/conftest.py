@@ -43,6 +43,60 @@ def _fresh_cache() -> Iterator[None]:
     holders.clear()
 
 
+#: Playwright's fixtures: a test that asks for one drives Chromium, marked or not.
+BROWSER_FIXTURES = {"page", "browser", "context", "browser_context_args"}
+
+#: Why the browser tests run on SQLite only, printed when they are left out.
+BROWSER_ON_SQLITE_ONLY = (
+    "browser tests not run on PostgreSQL ({count} deselected): they test the pages and "
+    "the journeys a person makes, the same on either database; what differs on PostgreSQL "
+    "is the data layer, tested here by the test client, the phones' state machine, the "
+    "races and the two-process test, which run on both"
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test that drives Chromium as ``browser`` (so ``-m "not browser"`` leaves
+    them all out), and leave them out on PostgreSQL."""
+    from django.conf import settings
+
+    browser = [
+        item
+        for item in items
+        if item.get_closest_marker("browser") or BROWSER_FIXTURES & _fixtures(item)
+    ]
+    for item in browser:
+        if not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or not browser:
+        return
+    chosen = set(map(id, browser))
+    items[:] = [item for item in items if id(item) not in chosen]
+    config.hook.pytest_deselected(items=browser)
+    config.stash[_browser_note] = BROWSER_ON_SQLITE_ONLY.format(count=len(browser))
+
+
+_browser_note = pytest.StashKey[str]()
+
+
+def _fixtures(item: pytest.Item) -> set[str]:
+    """The fixtures a test asks for, not its parameters (a test parametrized over "page"
+    names is no browser test)."""
+    callspec = getattr(item, "callspec", None)
+    return set(getattr(item, "fixturenames", ())) - set(callspec.params if callspec else ())
+
+
+def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
+    note = config.stash.get(_browser_note, None)
+    return [note] if note else []
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    note = config.stash.get(_browser_note, None)
+    if note:
+        terminalreporter.write_line(note, yellow=True)
+
+
 def chromium_path() -> str:
     return shutil.which("chromium") or "/usr/bin/chromium"
 

@@ -108,6 +108,8 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
     token = game.evening.token
     url = f"{live_server.url}/e/{token}/g/1/"
     a, b = contexts().new_page(), contexts().new_page()
+    # Phone A's moments pass on Playwright's clock (its polls are held anyway).
+    a.clock.install()
     for page in (a, b):
         page.goto(url)
     # Phone A never looks on its own: each of its taps is made on the sheet as it last saw it.
@@ -152,13 +154,13 @@ def test_a_tap_on_a_sheet_another_phone_just_moved_is_refused_and_names_who_is_u
         if a_first:
             # A taps the same box 0.3 s after B opened it: A's chooser opens (nothing moved
             # yet), and A confirms 0.3 s after B did.
-            a.wait_for_timeout(300)
+            a.clock.run_for(300)
             cell(a, player, row).locator("a.tap").click()
             expect(a.locator("form.picker")).to_be_visible()
         b_picker.locator("button.confirm-button").click()
         expect(b.locator("#game")).to_have_attribute("data-version", str(before + 1))
         written_by_b.append((player, row, value))
-        a.wait_for_timeout(300)
+        a.clock.run_for(300)
         if a_first:
             a_picker = a.locator("form.picker")
             a_picker.locator(f"input[name=choice][value='{a_choice}']").check()
@@ -349,8 +351,10 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
         assert "Game 2 has started: Undo and Reset belong to it." in answer.text()
     assert models.Entry.objects.filter(game=game).count() == entries
 
-    # Another phone left on game 1 (it knows game 2 exists).
+    # Another phone left on game 1 (it knows game 2 exists), on Playwright's clock: the
+    # seconds it is left there pass in a moment, its polls sent and answered as they come due.
     left = contexts().new_page()
+    left.clock.install()
     left.goto(f"{base}/g/1/")
     expect(left.locator(".newer-game")).to_be_visible()
 
@@ -397,9 +401,14 @@ def test_a_finished_game_is_corrected_after_the_next_started_and_keeps_to_its_pa
     expect(corrections.locator("h2")).to_have_text("Corrected after the game")
     expect(corrections.locator("li")).to_contain_text("Ann's Three of a kind: 30 → 20")
 
-    # The phone left on game 1 sees the correction by its poll, and stays on game 1.
-    expect(cell(left, 0, "three_of_a_kind")).to_have_text("20", timeout=SYNC_MS)
-    left.wait_for_timeout(10_000)
+    # The phone left on game 1 sees the correction by its poll, and stays on game 1 through
+    # ten seconds of polls.
+    with left.expect_response(POLL):
+        left.clock.run_for(2_000)
+    expect(cell(left, 0, "three_of_a_kind")).to_have_text("20")
+    for _ in range(5):
+        with left.expect_response(POLL):
+            left.clock.run_for(2_000)
     expect(left).to_have_url(f"{base}/g/1/")
     expect(left.locator(".newer-game")).to_have_text("Game 2 has started. Go to it")
     expect(left.locator(".topbar .meta")).to_contain_text("Game 1 ·")

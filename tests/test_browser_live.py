@@ -61,6 +61,23 @@ def stream_data(page: Page) -> list[int]:
     return received
 
 
+def until(page: Page, done: Any, seconds: float = 10) -> None:
+    """Wait (real time, a moment at a time) until ``done()`` is true."""
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, f"still not so after {seconds} s"
+        page.wait_for_timeout(50)
+
+
+def polls_due(page: Page) -> None:
+    """Count each time the poller's "every 2s" fires, in ``window.pollDue`` (the page's
+    handlers may then hold it back)."""
+    page.add_init_script(
+        "window.pollDue = 0; document.addEventListener('htmx:beforeRequest', (e) => {"
+        " if (e.detail.elt.classList.contains('poller')) window.pollDue += 1; });"
+    )
+
+
 def streaming(page: Page) -> None:
     """Wait until the page's event stream is open (htmx's SSE extension says so)."""
     page.wait_for_function(
@@ -117,16 +134,12 @@ def test_two_phones_and_a_spectator_see_each_others_taps_at_once(
 def test_an_idle_phone_sends_no_request_for_a_minute_while_its_stream_is_open(
     asgi_live_server: Any, phones: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The server's keep-alives in real time, every half second here (15 s in production):
-    # a few real seconds then see several come down the stream.
-    monkeypatch.setattr(live_views, "KEEPALIVE_SECONDS", 0.5)
+    # The server's keep-alives in real time, every tenth of a second here (15 s in
+    # production): a moment of real time then sees several come down the stream.
+    monkeypatch.setattr(live_views, "KEEPALIVE_SECONDS", 0.1)
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     page = phones()
-    # Every time the poller's "every 2s" fires (the page's handlers may then hold it back).
-    page.add_init_script(
-        "window.pollDue = 0; document.addEventListener('htmx:beforeRequest', (e) => {"
-        " if (e.detail.elt.classList.contains('poller')) window.pollDue += 1; });"
-    )
+    polls_due(page)
     # The page's timers (htmx's poll, the back-off's Date.now) on Playwright's clock: a
     # minute of them runs in a moment, while the stream and the server stay in real time.
     page.clock.install()
@@ -135,7 +148,8 @@ def test_an_idle_phone_sends_no_request_for_a_minute_while_its_stream_is_open(
     streaming(page)
     sent, before = requests_of(page), len(received)
     page.clock.run_for(60_000)
-    page.wait_for_timeout(3000)
+    until(page, lambda: len(received) - before >= 3)
+    page.wait_for_timeout(300)  # for a request the minute sent to be seen
     due = page.evaluate("window.pollDue")
     print(f"a minute idle: poll due {due} times, {len(received) - before} pieces of stream")
     assert sent == []
@@ -157,9 +171,12 @@ def test_with_the_stream_blocked_the_page_polls_and_still_syncs(
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     page = phones()
     page.route("**/events?*", lambda route: route.abort())
+    page.clock.install()  # the poll's two seconds pass in a moment
     page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
     services.record_turn(game.pk, Move(0, "ones", value=3), None)
-    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=6000)
+    with page.expect_response("**/poll?*"):
+        page.clock.run_for(2_000)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
 
 
 def test_a_poll_the_stream_asked_for_fails_and_is_asked_again_after_its_back_off(
@@ -167,6 +184,7 @@ def test_a_poll_the_stream_asked_for_fails_and_is_asked_again_after_its_back_off
 ) -> None:
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     page = phones()
+    page.clock.install()  # the back-off's seconds pass in a moment
     page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
     streaming(page)
     cut: list[str] = []
@@ -182,7 +200,12 @@ def test_a_poll_the_stream_asked_for_fails_and_is_asked_again_after_its_back_off
     # The game's last change for a while: the stream tells it once, its poll is cut (a
     # worker killed, a network blip) while the stream stays open.
     services.record_turn(game.pk, Move(0, "ones", value=3), None)
-    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=10000)
+    until(page, lambda: cut)
+    # The first back-off is 4 s: not asked again before, asked once it is over.
+    page.clock.run_for(2_500)
+    expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    page.clock.run_for(1_600)
+    expect(page.locator("#game")).to_have_attribute("data-version", "1")
     assert len(cut) == 1
 
 
@@ -191,12 +214,19 @@ def test_the_server_restarted_mid_game_the_stream_comes_back_and_the_page_catche
 ) -> None:
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     page = phones()
+    page.clock.install()  # the page's waits to reconnect pass in a moment
     page.goto(f"{asgi_live_server.url}/e/{game.evening.token}/g/1/")
     streaming(page)
     asgi_live_server.stop()
     services.record_turn(game.pk, Move(0, "ones", value=3), None)  # while it is down
     asgi_live_server.start()
-    expect(page.locator("#game")).to_have_attribute("data-version", "1", timeout=15000)
+    shown = page.locator("#game")
+
+    def caught_up() -> bool:
+        page.clock.run_for(1_000)
+        return shown.get_attribute("data-version") == "1"
+
+    until(page, caught_up, seconds=15)
     streaming(page)
     services.record_turn(game.pk, Move(1, "ones", value=2), None)
     expect(page.locator("#game")).to_have_attribute("data-version", "2", timeout=3000)
@@ -207,10 +237,14 @@ def test_the_big_screen_is_live_without_polling(asgi_live_server: Any, phones: A
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
     screen = phones()
     screen.set_viewport_size({"width": 1920, "height": 1080})
+    polls_due(screen)
+    screen.clock.install()  # a minute of its poll's timer passes in a moment
     screen.goto(f"{asgi_live_server.url}/e/{game.evening.token}/board?big=1")
     streaming(screen)
     sent = requests_of(screen)
-    screen.wait_for_timeout(3000)
+    screen.clock.run_for(60_000)
+    screen.wait_for_timeout(300)  # for a request the minute sent to be seen
+    assert screen.evaluate("window.pollDue") >= 29
     assert sent == []
     services.record_turn(game.pk, Move(0, "ones", value=4), None)
     expect(screen.locator(".now-totals .total[data-player='0']")).to_have_text("4", timeout=2000)

@@ -72,6 +72,7 @@ def test_a_score_and_an_undo_reach_the_other_phone_and_the_spectator(
     sheet = f"{live_server.url}/e/{token}/g/1/"
     a, b, watcher = (contexts().new_page() for _ in range(3))
     errors = [_watch_errors(page) for page in (a, b, watcher)]
+    b.clock.install()  # for the seconds B's picker stays open: they pass in a moment
     a.goto(sheet)
     b.goto(sheet)
     watcher.goto(f"{live_server.url}/s/{view}/g/1/")
@@ -88,7 +89,11 @@ def test_a_score_and_an_undo_reach_the_other_phone_and_the_spectator(
     expect(b.locator("form.picker")).to_be_visible()
     _score(a, 1, "ones", 2)
     expect(_total(watcher, 1)).to_have_text("2", timeout=SYNC_MS)
-    b.wait_for_timeout(SYNC_MS)
+    polls: list[str] = []
+    b.on("request", lambda r: polls.append(r.url) if "/poll" in r.url else None)
+    b.clock.run_for(SYNC_MS)
+    b.wait_for_timeout(300)  # for a request those seconds sent to be seen
+    assert polls == []
     expect(b.locator("form.picker")).to_be_visible()
     b.locator("form.picker a.button").click()  # Cancel: the sheet as it stands now
     expect(_total(b, 1)).to_have_text("2", timeout=SYNC_MS)

@@ -1,5 +1,7 @@
-"""Whole games of Scandinavian Yatzy played through the sheet in Chromium, one in each entry
-mode (value, typed dice, virtual dice), and a review.
+"""Games of Scandinavian Yatzy played through the sheet in Chromium, one in each entry mode
+(value, typed dice, virtual dice), and a review. Their early rounds are stored through the
+services (``browser_table.store``, as a tap would), their last rounds played in the browser
+(a whole game per entry mode is tapped out in test_browser_games and test_browser_maxi_yatzy).
 
 A "shadow" rules-engine game takes the moves made on the page; the totals the page shows at
 the end must be the shadow's and the stored game's, and the review must show them with the
@@ -12,7 +14,7 @@ import re
 from collections import Counter
 
 import pytest
-from browser_table import Table
+from browser_table import Table, store, store_rolled
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 from pytest_django.live_server_helper import LiveServer
@@ -46,15 +48,22 @@ def test_a_game_of_yatzy_for_two_in_value_mode_to_its_review(table: Table) -> No
         1: (rows[::-1], lambda i: "cross" if i % 4 == 3 else "low"),
     }
     turns = Counter[int]()
+    # The last two rounds in the browser.
+    stored = 2 * (len(rows) - 2)
     while not shadow.finished:
         player = shadow.current_player
         assert player is not None
         order, how = plans[player]
         row = order[turns[player]]
         choice, move = value_choice(shadow, row, how(turns[player]))
-        expect(table.turn_label()).to_have_text(f"{names[player]} to play")
-        table.pick(player, row, "free", choice)
-        shadow.play(move)
+        if shadow.turns_played < stored:
+            store(game, shadow, move)
+            if shadow.turns_played == stored:
+                page.reload()
+        else:
+            expect(table.turn_label()).to_have_text(f"{names[player]} to play")
+            table.pick(player, row, "free", choice)
+            shadow.play(move)
         turns[player] += 1
     assert [shadow.column_totals(p, "free").bonus for p in (0, 1)] == [50, 0]
     expect(page.locator(".sheet .bonus td.earned")).to_have_count(1)
@@ -131,13 +140,20 @@ def test_a_game_of_ordered_yatzy_for_two_in_dice_mode(table: Table) -> None:
     assert shadow.columns == ("down",)
     page = table.page
     turns = {0: iter(ANN_DICE), 1: iter(BOB_DICE)}
+    # The last four rounds in the browser (from the four of a kind to the Yatzy).
+    stored = 2 * (len(ANN_DICE) - 4)
     while not shadow.finished:
         player = shadow.current_player
         assert player is not None
         # Top to bottom: the next box down is the only one to play.
         [(column, row)] = shadow.playable_cells()
-        expect(table.turn_label()).to_have_text(f"{names[player]} to play")
         dice = next(turns[player])
+        if shadow.turns_played < stored:
+            store(game, shadow, Move(player, row, column, dice=dice))
+            if shadow.turns_played == stored:
+                page.reload()
+            continue
+        expect(table.turn_label()).to_have_text(f"{names[player]} to play")
         table.enter_dice(dice)
         expect(page.locator("form.faces button[name=face]").first).to_be_disabled()
         assert table.previews() == shadow.preview(dice)
@@ -169,6 +185,18 @@ def test_a_game_of_yatzy_for_two_with_virtual_dice(table: Table) -> None:
     turn = 0
     seen_rolls: list[list[list[int]]] = []
     seen_dice: list[tuple[int, ...]] = []
+
+    def best_box(dice: list[int], first_roll: bool) -> tuple[str, str]:
+        offered = shadow.preview(dice, first_roll=first_roll)
+        return max(offered.items(), key=lambda item: item[1])[0]
+
+    # The last three rounds in the browser: one, two and three rolls for each player.
+    while shadow.turns_played < 2 * (len(shadow.rows) - 3):
+        rolls, dice = store_rolled(game, shadow, turn % 3, best_box)
+        seen_rolls.append(rolls)
+        seen_dice.append(tuple(dice))
+        turn += 1
+    page.reload()
     while not shadow.finished:
         player = shadow.current_player
         assert player is not None

@@ -30,9 +30,11 @@ from hypothesis import strategies as st
 
 from games import models, selectors, services, virtual_dice
 from games.rules import RULESETS, Move
+from games.tests.budget import deep, examples
 
-#: 130 examples for each of the 16 URLs that take a POST: over 2,000 write requests in all.
-FUZZ_EXAMPLES = int(os.getenv("FUZZ_EXAMPLES", "130"))
+#: Examples for each of the 16 URLs that take a POST: 130 in `make test-deep` (over 2,000
+#: write requests in all), 40 in `make test`.
+FUZZ_EXAMPLES = int(os.getenv("FUZZ_EXAMPLES", str(examples(40, 130))))
 #: Read-only URLs get fewer examples: they are not where data can be lost.
 READ_EXAMPLES = max(5, FUZZ_EXAMPLES // 20)
 
@@ -509,8 +511,8 @@ def test_every_url_taking_a_post_is_fuzzed(tables: list[models.Game]) -> None:
 
 
 def test_the_fuzz_sends_at_least_2000_write_requests(tables: list[models.Game]) -> None:
-    if "FUZZ_EXAMPLES" in os.environ:
-        pytest.skip("FUZZ_EXAMPLES lowers the budget on purpose")
+    if "FUZZ_EXAMPLES" in os.environ or not deep():
+        pytest.skip("FUZZ_EXAMPLES or `make test` (not test-deep) lowers the budget on purpose")
     # Every URL that takes a POST gets the full budget (the test below).
     writes = [name for name in ALL_URLS if takes_post(name, tables)]
     assert len(writes) * FUZZ_EXAMPLES >= 2000

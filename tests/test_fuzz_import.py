@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from games import models, selectors
 from games.rules import RULESETS, Move, gamefile
 from games.rules import Game as RulesGame
+from games.tests.budget import examples
 
-EXAMPLES = max(10, int(os.getenv("FUZZ_EXAMPLES", "200")))
+EXAMPLES = max(10, int(os.getenv("FUZZ_EXAMPLES", str(examples(50, 200)))))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,

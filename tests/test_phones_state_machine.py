@@ -54,6 +54,7 @@ from hypothesis.stateful import (
 
 from games import coaching, models, selectors, services, tally
 from games.rules import Game as RulesGame
+from games.tests.budget import examples
 from games.tests.test_rules_properties import random_move
 
 HTMX = {"HX-Request": "true"}
@@ -71,9 +72,10 @@ MODES = ("value", "dice", "virtual")
 SHEET_URL = re.compile(r"^/e/(?P<token>[^/]+)/g/(?P<number>[0-9]+)/$")
 
 PHONES = settings(
-    # 20 runs of 40 steps in every suite (800 steps, a request or two each, the database
-    # held to a replay after each); PHONES_EXAMPLES=500 for a longer hunt.
-    max_examples=int(os.environ.get("PHONES_EXAMPLES", "20")),
+    # 20 runs of 40 steps in `make test-deep` (800 steps, a request or two each, the
+    # database held to a replay after each), 8 in `make test`; PHONES_EXAMPLES=500 for a
+    # longer hunt.
+    max_examples=int(os.environ.get("PHONES_EXAMPLES", str(examples(8, 20)))),
     stateful_step_count=40,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

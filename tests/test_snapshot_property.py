@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from games import models, selectors, services, virtual_dice
 from games.rules import IllegalMove, Move
 from games.rules.rulesets import RULESETS
+from games.tests.budget import examples
 from games.tests.test_rules_properties import random_move
 from games.tests.test_rules_restore import assert_same_game
 
@@ -133,7 +134,9 @@ def assert_snapshot_is_the_replay(game_id: int) -> None:
     assert_same_game(selectors.load(game).state, replayed.state, history=False)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(10, 30), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(setups(), st.lists(st.sampled_from(ACTIONS), max_size=30), st.randoms(use_true_random=False))
 def test_the_stored_snapshot_is_the_replay_of_the_stored_entries(
     setup: tuple[str, dict, list[str], int], actions: list[str], rnd: random.Random

@@ -21,8 +21,9 @@ from games.rules import (
     parse_dice,
 )
 from games.rules.dice import hands as all_hands
+from games.tests.budget import examples
 
-RULES = settings(max_examples=200, deadline=None)
+RULES = settings(max_examples=examples(50, 200), deadline=None)
 
 UPPER = tuple(str(row) for row in UPPER_ROWS)
 

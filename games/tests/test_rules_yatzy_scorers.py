@@ -28,6 +28,7 @@ from games.rules.scorers import (
     FullHouse,
     RunAmong,
 )
+from games.tests.budget import examples
 
 Scorer = Callable[[tuple[int, ...]], int]
 
@@ -349,7 +350,7 @@ def test_alike_groups_full_house_is_the_sum_on_five_dice() -> None:
 
 # --- Hypothesis properties ---------------------------------------------------------------------
 
-RULES = settings(max_examples=200, deadline=None)
+RULES = settings(max_examples=examples(50, 200), deadline=None)
 
 any_hand = st.integers(5, 6).flatmap(lambda n: st.lists(st.integers(1, 6), min_size=n, max_size=n))
 # Hands of one to three faces, where pairs, villas and towers are (random dice seldom make them).
@@ -401,7 +402,7 @@ def by_dealing(sizes: tuple[int, ...], dice: list[int]) -> int:
     return best
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(25, 100), deadline=None)
 @given(st.sampled_from([(2, 2), (2, 2, 2), (3, 2), (3, 3), (4, 2), (2,), (3,)]), hands)
 def test_alike_groups_scores_the_best_deal_of_the_dice(
     sizes: tuple[int, ...], dice: list[int]
