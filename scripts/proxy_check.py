@@ -21,10 +21,11 @@
    write, on a stream left uncompressed though the browser accepts gzip; the idle
    stream, 61 s on, still open, kept alive and told of the next write; 1,000 streams held
    (one asyncio loop, from as many loopback addresses as the streams per address allow)
-   while /healthz and a sheet still answer 200 within 1 s (p99); then one address opens more streams than nginx lets it
-   hold (its limit_conn): exactly that many are held, the rest are refused 429, while
-   another address's pages and stream still answer 200. The open-file limit is raised for
-   this script (and so the servers it starts), not in the code.
+   while /healthz and a sheet still answer 200 within 1 s (p99); then one address opens
+   more streams than nginx lets it hold (its limit_conn): exactly that many are held, the
+   rest are refused 429, while another address's pages and stream still answer 200. The
+   open-file limit is raised for this script (and so the servers it starts), not in the
+   code.
 
 Prints the latency table and the checks; exits 1 if the proxy's /healthz p99 is 1 s or
 more, a check fails, or something does not start. Bounded (about 4 minutes), loopback
