@@ -1,4 +1,4 @@
-"""Issue 16 in real Chromium: a name that looks like a path, and another site's link.
+"""Hardening in real Chromium: a name that looks like a path, and another site's link.
 
 What the browser itself does matters here: it resolves "..", and it says where a
 navigation came from (Sec-Fetch-Site). SCREENS=<folder> keeps screenshots of the pages.
