@@ -60,7 +60,9 @@ def test_below_what_the_server_takes_latency_is_the_service_time(port: int) -> N
     schedule = [(0.1 * i, phones[i % 4]) for i in range(20)]  # 10 requests/s
     result = run_open("calm", [Client(port) for _ in range(4)], schedule, 0.0, 2.0)
     assert (result.scheduled, result.requests, result.errors) == (20, 20, 0)
-    assert result.percentile(99) < 10 * SERVICE
+    # Well under the burst's wait below (over 30 services), with room for a busy machine's
+    # scheduling (a CI box running the suite beside it).
+    assert result.percentile(99) < 20 * SERVICE
     assert result.answers == {"GET 204": 20}
     assert all(phone.answers == [204] * 5 for phone in phones)
 
