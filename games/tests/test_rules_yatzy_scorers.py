@@ -349,7 +349,8 @@ def test_alike_groups_full_house_is_the_sum_on_five_dice() -> None:
 
 # --- Hypothesis properties ---------------------------------------------------------------------
 
-RULES = settings(max_examples=200, deadline=None)
+# The number of examples is the Hypothesis profile's (conftest.py): 50, or 200 in the deep one.
+RULES = settings(deadline=None)
 
 any_hand = st.integers(5, 6).flatmap(lambda n: st.lists(st.integers(1, 6), min_size=n, max_size=n))
 # Hands of one to three faces, where pairs, villas and towers are (random dice seldom make them).
@@ -401,7 +402,7 @@ def by_dealing(sizes: tuple[int, ...], dice: list[int]) -> int:
     return best
 
 
-@settings(max_examples=100, deadline=None)
+@RULES
 @given(st.sampled_from([(2, 2), (2, 2, 2), (3, 2), (3, 3), (4, 2), (2,), (3,)]), hands)
 def test_alike_groups_scores_the_best_deal_of_the_dice(
     sizes: tuple[int, ...], dice: list[int]
