@@ -117,8 +117,8 @@ proxy-check: install
 # 17th) against the engine's own tests (games/tests but the coach's), under the deep Hypothesis
 # profile, then under the default one, the same examples every run. Prints killed / tested,
 # survivors and timeouts for each, and fails if the default profile kills fewer than the deep
-# one. About 35 minutes on these 2 cores shared with other work (mutmut's set-up 8, deep 21,
-# default 6). MUTANTS_PROFILES=default for one profile only; MUTANTS_SAMPLE='*' for every mutant
-# (hours).
+# one. 14 to 35 minutes on these 2 cores, as busy as other work keeps them (measured: the deep
+# profile 9.4 with mutmut's set-up, the default 4.8; and 8 + 21 + 6 under heavy load).
+# MUTANTS_PROFILES=default for one profile only; MUTANTS_SAMPLE='*' for every mutant (hours).
 mutants: install
 	$(BIN)/python scripts/mutants.py $(MUTANTS_PROFILES)
