@@ -95,6 +95,8 @@ def test_a_value_declared_as_a_yahtzee_bonus_follows_the_house_rules() -> None:
     assert game.joker_values("free", "chance") == (5, 10, 15, 20, 25, 30)
     game.play(Move(0, "chance", value=15, yahtzee_bonus=True))
     assert game.yahtzee_bonus(0) == 100
+    # Chance is written now: five alike may no longer go there.
+    assert game.joker_values("free", "chance") == ()
     neither = solo(joker=False, yahtzee_bonus=False)
     neither.play(Move(0, "five_of_a_kind", value=50))
     assert not neither.yahtzee_bonus_possible()

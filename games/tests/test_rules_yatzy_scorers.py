@@ -402,7 +402,7 @@ def by_dealing(sizes: tuple[int, ...], dice: list[int]) -> int:
     return best
 
 
-@settings(max_examples=examples(25, 100), deadline=None)
+@RULES
 @given(st.sampled_from([(2, 2), (2, 2, 2), (3, 2), (3, 3), (4, 2), (2,), (3,)]), hands)
 def test_alike_groups_scores_the_best_deal_of_the_dice(
     sizes: tuple[int, ...], dice: list[int]
