@@ -2,6 +2,9 @@
 
 SHELL := /bin/bash
 VENV := .venv
+# The suite on every core, a test file to a worker (a module's fixtures, such as the coach's
+# tables, are built once): `make test XDIST=` runs it in one process.
+XDIST ?= -n auto --dist loadfile
 BIN := $(VENV)/bin
 
 # The first Python >= 3.12 found: on PATH, then pyenv's installs.
@@ -60,7 +63,7 @@ chromium:
 
 ## test: the whole suite, browser tests included (PYTEST_ARGS="-k models -x")
 test: install chromium
-	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
+	DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
 
 ## test-deep: the whole suite with Hypothesis's deep profile (the budgets before the cut)
 # The whole suite with Hypothesis's deep profile: every property, the HTTP fuzz and the
@@ -69,7 +72,7 @@ test: install chromium
 # writes or the views.
 .PHONY: test-deep
 test-deep: install chromium
-	HYPOTHESIS_PROFILE=deep DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=deep DJANGO_ALLOW_ASYNC_UNSAFE=true $(BIN)/pytest $(XDIST) $(PYTEST_ARGS)
 
 ## lint: ruff check and format --check, lint-imports, then typecheck
 lint: install
