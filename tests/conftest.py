@@ -58,7 +58,6 @@ BROWSER_ON_SQLITE_ONLY = (
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test that drives Chromium as ``browser`` (so ``-m "not browser"`` leaves
     them all out), and leave them out on PostgreSQL."""
-    from django.conf import settings
 
     browser = [
         item
@@ -68,7 +67,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in browser:
         if not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
-    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql" or not browser:
+    if not _on_postgresql() or not browser:
         return
     chosen = set(map(id, browser))
     items[:] = [item for item in items if id(item) not in chosen]
@@ -77,6 +76,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 _browser_note = pytest.StashKey[str]()
+
+
+def _on_postgresql() -> bool:
+    from django.conf import settings
+
+    return bool(settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql")
 
 
 def _fixtures(item: pytest.Item) -> set[str]:
@@ -93,6 +98,9 @@ def pytest_report_collectionfinish(config: pytest.Config) -> list[str]:
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     note = config.stash.get(_browser_note, None)
+    if note is None and _on_postgresql() and getattr(config.option, "numprocesses", None):
+        # Under pytest-xdist the workers collect and leave them out; the run still says why.
+        note = BROWSER_ON_SQLITE_ONLY.format(count="all")
     if note:
         terminalreporter.write_line(note, yellow=True)
 
