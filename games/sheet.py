@@ -214,16 +214,11 @@ def preview_for(game: Game, pending: dict[str, Any]) -> dict[tuple[str, str], in
 def _joker_forced(game: Game, dice: list[int]) -> str:
     """Why five alike in progress go where the Joker says (their upper box while it is
     open, else the lower boxes), in the rule set's words; "" unless the Joker applies."""
-    player = game.current_player
-    five = "five_of_a_kind"
-    if not game.joker or player is None or len(dice) != game.dice or len(set(dice)) != 1:
+    rows = game.joker_rows(dice)
+    if not rows:
         return ""
-    if five not in game.rows or all(game.is_open(player, c, five) for c in game.columns):
-        return ""
-    upper = next((row for row, face in game.ruleset.upper_faces.items() if face == dice[0]), None)
-    if upper is not None and any(game.is_open(player, c, upper) for c in game.columns):
-        return labels.joker_forced(game.ruleset.key, upper)
-    return labels.joker_forced(game.ruleset.key, None)
+    face = next((row for row, face in game.ruleset.upper_faces.items() if face == dice[0]), None)
+    return labels.joker_forced(game.ruleset.key, face if face in rows else None)
 
 
 def default_view(game: Game) -> str:

@@ -407,6 +407,22 @@ class Game:
     def _joker_applies(self, player: int, column: str, dice: Dice) -> bool:
         return self.joker and self._five_again(player, column, dice)
 
+    def joker_rows(self, dice: Sequence[int]) -> tuple[str, ...]:
+        """Where the Joker sends these dice for the current player: their face's upper box
+        while it is open, else the open lower boxes, over the columns where it applies (five
+        alike, the column's five-alike box written); () where it does not apply."""
+        player = self.current_player
+        if player is None or not self.joker or len(dice) != self.dice:
+            return ()
+        hand = tuple(dice)
+        rows = {
+            row
+            for column in self.columns
+            if self._joker_applies(player, column, hand)
+            for row in self._joker_rows(player, column, hand[0])
+        }
+        return tuple(row for row in self.rows if row in rows)
+
     def joker_values(self, column: str, row: str) -> tuple[int, ...]:
         """Value mode's "Yahtzee!": the scores five alike may write here for the current player."""
         player = self.current_player

@@ -81,3 +81,17 @@ def test_the_joker_scores_a_corrected_turn_of_five_alike() -> None:
     before.play(Move(0, "five_of_a_kind", dice=[3] * 5))
     before.play(Move(0, "fours", dice=[4, 4, 4, 1, 2]))
     assert correction_values(before, Move(0, "full_house", dice=[4] * 5)) == (25,)
+
+
+def test_the_joker_sends_five_alike_to_their_upper_box_then_the_lower_boxes() -> None:
+    game = Game.new("yahtzee", ["Ann"])
+    assert game.joker_rows([6] * 5) == ()  # the Yahtzee box is open: no Joker
+    game.play(Move(0, "five_of_a_kind", value=50))
+    assert game.joker_rows([6] * 5) == ("sixes",)
+    assert game.joker_rows([6, 6, 6, 6, 5]) == ()
+    game.play(Move(0, "sixes", value=30))
+    rows = game.joker_rows([6] * 5)
+    assert rows and not set(rows) & set(game.ruleset.upper_faces)
+    no_joker = Game.new("yahtzee", ["Ann"], {"joker": False})
+    no_joker.play(Move(0, "five_of_a_kind", value=50))
+    assert no_joker.joker_rows([6] * 5) == ()
