@@ -32,12 +32,65 @@ class EveningQuerySet(models.QuerySet["Evening"]):
         return self.filter(view_token=token)
 
 
+class GroupQuerySet(models.QuerySet["Group"]):
+    def by_token(self, token: str, *, read_only: bool = False) -> GroupQuerySet:
+        """The group whose edit token (view token if ``read_only``) is ``token``."""
+        return self.filter(**{"view_token" if read_only else "token": token})
+
+
+class Group(models.Model):
+    """A dice group that meets again ("Jeudi chez Marc"): its evenings and the people who
+    play them (its members). Like an evening, its edit link writes and its view link only
+    reads; neither is an evening's token, so a person invited to one evening cannot edit
+    the group. Its standings are read off its evenings' finished games (games.standings)."""
+
+    token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    view_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
+    name = models.CharField(max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GroupQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Member(models.Model):
+    """A person of a group's roster. The players of the group's evenings point at their
+    member: two members may bear the same first name spelled apart ("Marc" and "Marc B.")
+    and stay two people, and a member renamed is renamed in every evening of the group."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="members")
+    name = models.CharField(max_length=40)
+    #: ``names.key(name)``: one spelling per person in a group ("Élodie" is "elodie"); text,
+    #: as NFKD can spell one character of a name in many.
+    key = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["group", "name", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["group", "key"], name="unique_member_per_group"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Evening(models.Model):
     """A night of dice games among a set of players; the URL token is the only key."""
 
     token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     view_token = models.CharField(max_length=43, unique=True, default=new_token, editable=False)
     name = models.CharField(max_length=80, blank=True)
+    #: The group the evening belongs to, if any (at most one).
+    group = models.ForeignKey(
+        Group, on_delete=models.SET_NULL, null=True, blank=True, related_name="evenings"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -54,6 +107,11 @@ class Evening(models.Model):
 class Player(models.Model):
     evening = models.ForeignKey(Evening, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(max_length=40)
+    #: The person of the evening's group this player is (None outside a group): the
+    #: group's standings count by member, not by name.
+    member = models.ForeignKey(
+        Member, on_delete=models.SET_NULL, null=True, blank=True, related_name="players"
+    )
 
     class Meta:
         ordering = ["id"]

@@ -117,14 +117,21 @@ class LoadedGame(ListedGame):
         return list(self.record.entries.order_by("turn"))
 
 
-def final_result(state: RulesGame, seats: Sequence[models.Seat]) -> dict[str, Any] | None:
+def final_result(
+    state: RulesGame, seats: Sequence[models.Seat], behind: Sequence[int] | None = None
+) -> dict[str, Any] | None:
     """What a finished game comes to, seat by seat, as the engine counts it (None before).
 
-    Stored on the game (``Game.result``) with the turn that ends it; games.tally reads it.
+    Stored on the game (``Game.result``) with the turn that ends it; games.tally and the
+    group's standings (games.standings) read it: each seat's total, rank, win, upper
+    bonuses, Yahtzees, each column's upper section (the bonus's margin) and the furthest
+    behind the leader it was after any round (``Game.behind``: from ``state``'s moves,
+    or ``behind`` when ``state`` was rebuilt from a snapshot, ``finished_result``).
     """
     if not state.finished:
         return None
     ranks, winners = state.ranks(), set(state.winners())
+    trailed = list(behind) if behind is not None else state.behind()
     return {
         "rounds": state.rounds,
         "columns": len(state.columns),
@@ -138,10 +145,32 @@ def final_result(state: RulesGame, seats: Sequence[models.Seat]) -> dict[str, An
                     1 for column in state.columns if state.column_totals(index, column).bonus
                 ),
                 "yahtzees": yahtzees(state, index),
+                "upper": [state.column_totals(index, column).upper for column in state.columns],
+                "behind": trailed[index],
             }
             for index, seat in enumerate(seats)
         ],
     }
+
+
+def finished_result(
+    record: models.Game, seats: Sequence[models.Seat], state: RulesGame
+) -> dict[str, Any] | None:
+    """``final_result`` of ``state``, the game ``record`` as it stands after one more turn
+    than its stored entries (the turn being written): the rounds' totals are read from
+    the entries replayed, with that turn, once, when the game ends."""
+    if not state.finished:
+        return None
+    if state.turns_played == len(state.played):  # the whole history is at hand
+        return final_result(state, seats)
+    entries = list(
+        record.entries.order_by("turn").values_list(*models.Entry.MOVE_FIELDS, named=True)
+    )
+    replayed = replay(record, seats, entries).state
+    last = state.last
+    assert last is not None  # a finished game has turns
+    replayed.apply_trusted_all([(last.move, last.value)])
+    return final_result(state, seats, replayed.behind())
 
 
 def yahtzees(state: RulesGame, player: int) -> int:

@@ -30,6 +30,7 @@ from games.selectors import (
     check_seen,
     corrected_turn,
     final_result,
+    finished_result,
     history,
     load,
     newest_number,
@@ -329,7 +330,7 @@ def record_turn(
                     game,
                     pending=ahead.pop(0) if ahead else {},
                     rolled_ahead=ahead,
-                    result=final_result(state, loaded.seats),
+                    result=finished_result(game, loaded.seats, state),
                     snapshot=state.snapshot(),
                 )
                 entry.save(force_insert=True)

@@ -14,7 +14,6 @@ result). No entry is read.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +23,7 @@ from django.db.models import QuerySet
 
 from games import coaching, models, selectors
 from games.rules import Game as RulesGame
+from games.rules import names
 from games.selectors import ListedGame
 
 
@@ -296,11 +296,8 @@ def signature(games: Iterable[models.Game]) -> str:
 # --- players across evenings ------------------------------------------------------------------
 
 
-def name_key(name: str) -> str:
-    """ "Élodie", "ELODIE" and "elodie " are one player: no accents, no case, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(stripped.casefold().split())
+#: "Élodie", "ELODIE" and "elodie " are one player (the rules' one spelling key).
+name_key = names.key
 
 
 def player_line(games: Iterable[ListedGame], key: str) -> Line:

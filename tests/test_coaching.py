@@ -190,7 +190,9 @@ def test_the_turn_that_ends_a_game_keeps_its_summary_with_its_result(coach_table
     assert [s["analysed"] for s in summary["seats"]] == [12, 12]
     # The rest of the result is as the engine counted it.
     rest = {k: v for k, v in record.result.items() if k != "coach"}
-    assert rest == selectors.final_result(selectors.load(record).state, selectors.seats_of(record))
+    assert rest == selectors.final_result(
+        selectors.history(record).state, selectors.seats_of(record)
+    )
 
 
 def test_a_receiver_that_fails_on_the_last_turn_never_refuses_it() -> None:

@@ -25,6 +25,7 @@ def test_the_turn_that_ends_a_game_stores_its_result() -> None:
     loaded = play(game, by_player(best, least))
     game.refresh_from_db()
     state = loaded.state
+    behind = _furthest_behind(game)
     assert game.result == {
         "rounds": state.rounds,
         "columns": 1,
@@ -36,11 +37,30 @@ def test_the_turn_that_ends_a_game_stores_its_result() -> None:
                 "won": index in state.winners(),
                 "bonuses": int(bool(state.column_totals(index, state.columns[0]).bonus)),
                 "yahtzees": selectors.yahtzees(state, index),
+                "upper": [state.column_totals(index, state.columns[0]).upper],
+                "behind": behind[index],
             }
             for index, seat in enumerate(loaded.seats)
         ],
     }
     assert [seat["won"] for seat in game.result["seats"]] == [True, False]
+    # Bob, who writes the least, trails Ann from some round on; Ann never trails.
+    assert behind[0] == 0 < behind[1]
+
+
+def _furthest_behind(game: models.Game) -> list[int]:
+    """Each seat's furthest behind the leader after any round, by this test's own count:
+    the entries written one by one on a new game, the totals read after each round."""
+    seats = selectors.seats_of(game)
+    position = {seat.player_id: seat.position for seat in seats}
+    state = selectors.replay(game, seats, []).state
+    worst = [0] * len(seats)
+    for turn, entry in enumerate(game.entries.order_by("turn"), start=1):
+        state.play(models.move_of(entry, position))
+        if turn % len(seats) == 0:
+            totals = state.totals()
+            worst = [max(w, max(totals) - t) for w, t in zip(worst, totals, strict=True)]
+    return worst
 
 
 def test_no_result_is_stored_before_the_last_turn() -> None:

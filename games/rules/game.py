@@ -828,6 +828,29 @@ class Game:
         totals = self.totals()
         return [1 + sum(other > mine for other in totals) for mine in totals]
 
+    def behind(self) -> list[int]:
+        """Each player's furthest behind the leader at the end of any round (0: never
+        behind): a comeback's depth, read off the moves played (a game rebuilt from a
+        snapshot knows where it stands, not how it got there: ValueError)."""
+        if self._turns_before:
+            raise ValueError("a game rebuilt from a snapshot has no rounds to read")
+        again = Game.new(self.ruleset, self.players, self.options, self.first)
+        count = len(self.players)
+        worst = [0] * count
+        written = 0
+
+        def after(_player: int) -> None:
+            nonlocal written
+            written += 1
+            if written % count == 0:  # a round is over
+                totals = again.totals()
+                lead = max(totals)
+                for player, total in enumerate(totals):
+                    worst[player] = max(worst[player], lead - total)
+
+        again.apply_trusted_all(((played.move, played.value) for played in self.played), after)
+        return worst
+
     def winners(self) -> list[int]:
         """Every player tied for the top, once the game is finished."""
         if not self.finished:

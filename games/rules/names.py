@@ -3,6 +3,8 @@ of a game file, so that every name the site stores reads back from its export.""
 
 from __future__ import annotations
 
+import unicodedata
+
 from .errors import N_, IllegalMove
 
 #: Characters, as Python counts them (code points; the database's column counts the same).
@@ -30,3 +32,12 @@ def check(name: str) -> str:
     if not all(allowed(character) for character in name):
         raise IllegalMove("players", N_("A name cannot hold control characters."))
     return name
+
+
+def key(name: str) -> str:
+    """One spelling per person: "Élodie", "ELODIE" and "elodie " are one player (no
+    accents, no case, single spaces). It can be longer than the name ("ß" is "ss", and
+    NFKD spells some single characters in many)."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    return " ".join(stripped.casefold().split())
