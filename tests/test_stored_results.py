@@ -117,3 +117,27 @@ def test_a_tally_read_from_stored_results_is_the_tally_replayed() -> None:
     assert all(game.state is not None for game in replayed)
     assert _lines(stored) == _lines(replayed)
     assert [r.won for r in tally.results(stored[1])] == [False, True, True]
+
+
+def test_the_games_stored_before_get_their_upper_sections_and_rounds_behind() -> None:
+    """Migration 0010: a result stored without ``upper`` and ``behind`` gets them from the
+    game's entries replayed, the same as a game ending now stores."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("games.migrations.0010_result_upper_and_behind")
+    game = evening(("Ann", "Bob"))
+    play(game, by_player(best, least))
+    game.refresh_from_db()
+    now = game.result
+    old = {
+        **now,
+        "seats": [
+            {k: v for k, v in s.items() if k not in ("upper", "behind")} for s in now["seats"]
+        ],
+    }
+    models.Game.objects.filter(pk=game.pk).update(result=old)
+    migration.add_upper_and_behind(apps, None)
+    game.refresh_from_db()
+    assert game.result == now
