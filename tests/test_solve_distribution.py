@@ -102,3 +102,22 @@ def test_it_refuses_a_distribution_of_no_games_final_score(settings, tmp_path, a
     with pytest.raises(CommandError):
         run(*args)
     assert not list(tmp_path.glob("*.dist.json"))
+
+
+def test_all_builds_each_one_column_sheets_distribution_after_its_table(
+    settings, tmp_path, monkeypatch
+):
+    from games.management.commands import solve
+
+    settings.COACH_TABLES_DIR = tmp_path
+    one = Config.of("yams", {"order": "ordered"})  # its table builds at once
+    column = Config.of("yams-columns", {"max_min": False}, column="down")
+    monkeypatch.setattr(solve, "all_configs", lambda: [one, column])
+    monkeypatch.setattr(solve, "several_column_configs", list)
+    monkeypatch.setattr(distribution, "GAMES", 500)  # the wiring, not the figure
+    lines = run("--all")
+    assert any(line.startswith(f"{one.name}: distribution simulated from 500") for line in lines)
+    found = distribution.load(Tables(tmp_path), one)
+    assert found is not None and found.games == 500
+    # A column played alone is no game's final score: no distribution.
+    assert [p.name for p in tmp_path.glob("*.dist.json")] == [f"{one.name}.v1.dist.json"]
