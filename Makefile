@@ -109,12 +109,13 @@ load: install
 ## coach: build the coach's tables (about 10 minutes, once)
 # The coach's tables (games/coach): every one-column configuration and each single column of
 # the several-column sheets, solved exactly and saved in COACH_TABLES_DIR (about 10 minutes
-# the first time, loaded after), each with its expected score; then the literature's check,
-# Yahtzee without bonus and Joker (245.87). The database migrated first: the finished games
+# the first time, loaded after), each with its expected score and, for a one-column sheet, the
+# distribution of its final scores (200,000 simulated games); then the literature's check,
+# Yahtzee without bonus and Joker (245.87), with its distribution. The database migrated first: the finished games
 # stored there are analysed after (solve says so in one line when it has no tables).
 coach: migrate
 	$(BIN)/python manage.py solve --all
-	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false
+	$(BIN)/python manage.py solve yahtzee --option yahtzee_bonus=false --option joker=false --distribution
 
 ## bench: performance against its budgets (about 10 minutes; bench/results/latest.json)
 # Performance (bench/run.py, about 10 minutes): gunicorn with production settings on SQLite,

@@ -12,6 +12,10 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import count
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from games.coach.distribution import Distribution
 
 #: Distinct colours in site.css; more players reuse them with a dashed line.
 PALETTE = 8
@@ -94,6 +98,18 @@ class Bar:
     y: str
     width: str
     height: str
+    #: What the bar's tooltip says, when not its value.
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A score marked across the plot at ``x``, written above it in its series' colour."""
+
+    x: str
+    text_y: str
+    text: str
+    style: Style
 
 
 @dataclass(frozen=True)
@@ -111,6 +127,7 @@ class Chart:
     marker: str | None = None  # the x of the dashed line marking a round
     lines: list[Line] | None = None
     bars: list[Bar] | None = None
+    marks: list[Mark] | None = None
 
 
 def nice_step(largest: float, ticks: int = 5) -> int:
@@ -233,4 +250,82 @@ def bar_chart(
         y_label=_y_label(frame, y_label),
         grid=_grid(frame, y_top, y_step),
         bars=bars,
+    )
+
+
+def distribution_chart(
+    distribution: Distribution,
+    scores: Sequence[int],
+    *,
+    title: str,
+    description: str,
+    x_label: str,
+    y_label: str,
+    frame: Frame | None = None,
+) -> Chart:
+    """A member's scores over the final scores of the coach's optimal play.
+
+    ``distribution``: ``games.coach.distribution.Distribution`` (``games.rarity.lookup(...)
+    .distribution``, None there when the rules have none: then draw no chart); ``scores``:
+    the final scores to mark, each a line across the plot in ``style(i)``'s colour, its
+    figure above it (a legend of the caller's can use ``style(i)`` too). The distribution
+    is drawn as bars of whole-number widths (1, 2, 5 × 10ⁿ points), each bar's height the
+    share of games, in %, ending in it, from the 0.1st to the 99.9th percentile (and any
+    marked score outside them): its long tail of Yahtzee bonuses would flatten the rest.
+    The texts are the caller's, translated; ``templates/charts/chart.html`` draws it.
+    """
+    frame = frame or Frame(height=200, bottom=38)
+    low = min(distribution.percentile(0.1), *scores) if scores else distribution.percentile(0.1)
+    high = max(distribution.percentile(99.9), *scores) if scores else distribution.percentile(99.9)
+    width = nice_step(max(high - low, 1), ticks=30)
+    start = (low // width) * width
+    stop = (high // width + 1) * width  # the bins cover start … stop − 1
+    bins = range(start, stop, width)
+    shares = [
+        100 * (distribution.share_below(b + width) - distribution.share_below(b)) for b in bins
+    ]
+    highest = max(shares, default=0.0)
+    y_step = nice_step(max(highest, 1), ticks=4)
+    y_top = max(y_step, math.ceil(highest / y_step) * y_step)
+
+    def x_at(score: float) -> float:
+        return frame.left + (score - start) * frame.plot_width / (stop - start)
+
+    slot = frame.plot_width * width / (stop - start)
+    bars = []
+    for b, share in zip(bins, shares, strict=True):
+        height = frame.plot_height * share / y_top
+        bars.append(
+            Bar(
+                round(share),
+                False,
+                _num(x_at(b)),
+                _num(frame.plot_bottom - height),
+                _num(max(slot - 1, 0.5)),
+                _num(height),
+                title=f"{b}–{b + width - 1}: {share:.1f} %",
+            )
+        )
+    x_step = nice_step(stop - start, ticks=6)
+    first_tick = -(-start // x_step) * x_step
+    bottom = frame.plot_bottom
+    ticks = [
+        Label(_num(x_at(x)), _num(bottom + 14), str(x)) for x in range(first_tick, stop + 1, x_step)
+    ]
+    marks = [
+        # Half a point in: a score's bar spans it, the line stands in its middle.
+        Mark(_num(x_at(score + 0.5)), _num(frame.top + 9), str(score), style(index))
+        for index, score in enumerate(scores)
+    ]
+    return Chart(
+        uid=next(_ids),
+        frame=frame,
+        title=title,
+        description=description,
+        y_label=_y_label(frame, y_label),
+        grid=_grid(frame, y_top, y_step),
+        x_ticks=ticks,
+        x_label=Label(_num(frame.left + frame.plot_width / 2), _num(frame.height - 4), x_label),
+        bars=bars,
+        marks=marks,
     )

@@ -13,7 +13,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import charts, coaching, hint, labels, models, selectors, tally
+from games import charts, coaching, hint, labels, models, rarity, selectors, tally
 from games.params import MOST, integer
 from games.rules import Game as RulesGame
 from games.sheet import build, describe_turn
@@ -53,7 +53,8 @@ def _turn(request: HttpRequest, count: int) -> int:
 def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
     """What a finished game's review shows beside the game at its version: the step, the
     view and player asked for, the language, the spectator's links or the players', whether
-    the coach's table is on disk (once built, the review analyses the game) and the night
+    the coach's table is on disk (once built, the review analyses the game), whether the
+    final scores' distribution is (once built, it places each score) and the night
     ("Tonight")."""
     loaded = selectors.load(game)
     view = request.GET.get("view")
@@ -69,6 +70,7 @@ def _key(request: HttpRequest, access: Access, game: models.Game) -> str:
             get_language(),
             "watch" if access.read_only else "edit",
             "coach" if hint.available(game.ruleset, game.options) else "-",
+            "rarity" if rarity.available(game.ruleset, game.options) else "-",
             labels.tonight().isoformat(),
         )
     )
@@ -122,6 +124,7 @@ def _shows(request: HtmxHttpRequest, access: Access, game: models.Game) -> dict[
             for index, (name, total) in enumerate(zip(state.players, state.totals(), strict=True))
         ],
         "final": state.finished,
+        "rarity": _rarity(game, state) if state.finished else None,
         "corrections": _corrections(game, state),
         # The focus view's strip links to the step shown, with another player.
         "step_url": f"{base}?turn={turn}",
@@ -129,6 +132,19 @@ def _shows(request: HtmxHttpRequest, access: Access, game: models.Game) -> dict[
         "export_url": access.url("export", number),
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
+    }
+
+
+def _rarity(game: models.Game, state: RulesGame) -> dict[str, Any]:
+    """Each player's final score placed among a perfect solo player's (games.rarity), or
+    the one line saying why there is no figure."""
+    found = rarity.lookup(game.ruleset, game.options)
+    return {
+        "reason": found.reason,
+        "players": [
+            {"name": name, "place": found.place(total)}
+            for name, total in zip(state.players, state.totals(), strict=True)
+        ],
     }
 
 

@@ -10,6 +10,7 @@ from games.coach import (
     Tables,
     Unsupported,
     all_configs,
+    distribution,
     expected_score,
     several_column_configs,
 )
@@ -28,7 +29,8 @@ class Command(BaseCommand):
     help = (
         "Build (or load) the coach's table of optimal solitaire play for a rule set and print "
         "the expected final score; --column names one column of a several-column sheet; --all "
-        "builds every one-column configuration and the single columns of the others."
+        "builds every one-column configuration and the single columns of the others; "
+        "--distribution also simulates the final scores of that play (how rare a score is)."
     )
 
     def add_arguments(self, parser):
@@ -51,12 +53,21 @@ class Command(BaseCommand):
             action="store_true",
             help="every one-column configuration and the single columns of the others",
         )
+        parser.add_argument(
+            "--distribution",
+            action="store_true",
+            help=f"the final scores of optimal play too, simulated from "
+            f"{distribution.GAMES:,} games (built once, kept beside the table); the last line "
+            "then gives their mean, standard deviation and percentiles",
+        )
 
-    def handle(self, *args, ruleset=None, option=(), column=None, all=False, **kwargs):
+    def handle(
+        self, *args, ruleset=None, option=(), column=None, all=False, distribution=False, **kwargs
+    ):
         tables = Tables(settings.COACH_TABLES_DIR)
         if all:
-            if ruleset or option or column:
-                raise CommandError("--all takes no rule set, option or column.")
+            if ruleset or option or column or distribution:
+                raise CommandError("--all takes no rule set, option, column or --distribution.")
             configs = all_configs()
         else:
             if not ruleset:
@@ -71,7 +82,13 @@ class Command(BaseCommand):
                 configs = [Config.of(ruleset, options, column=column)]
             except (IllegalMove, Unsupported) as error:
                 raise CommandError(str(error)) from None
+            if distribution and configs[0].column is not None:
+                # A column played alone is no game's final score: nothing to place a score in.
+                raise CommandError(
+                    "--distribution is for a one-column sheet's final scores, not a column's."
+                )
         score = None
+        summary = None
         for config in configs:
             begun = time.monotonic()
             try:
@@ -83,14 +100,35 @@ class Command(BaseCommand):
             self.stdout.write(f"{config.name}: {how}, {tables.path(config)}")
             if all:
                 self.stdout.write(f"{config.name}: {score:.4f}")
+            if (all and config.column is None) or distribution:
+                summary = self._distribution(tables, config)
         if all:
             self._calibrate(tables)
         # Games that ended before their table was built get their figures now (the
         # leaderboard only reads them).
         self._analyse_stored_games()
-        if not all and score is not None:
+        if distribution and summary is not None:
+            # The last line: the final scores' figures, name value pairs.
+            self.stdout.write(summary)
+        elif not all and score is not None:
             # The last line: the expected final score of optimal solitaire play.
             self.stdout.write(f"{score:.4f}")
+
+    def _distribution(self, tables, config):
+        """Build (or load) the final scores of the table's policy; its figures' line."""
+        begun = time.monotonic()
+        try:
+            found, built = distribution.get(tables, config)
+        except OSError as error:
+            raise CommandError(f"{config.name}: the distribution was not kept: {error}") from None
+        how = (
+            f"{found.method} from {found.games:,} games (seed {found.seed}) "
+            f"in {time.monotonic() - begun:.1f} s"
+            if built
+            else "loaded"
+        )
+        self.stdout.write(f"{config.name}: distribution {how}, {distribution.path(tables, config)}")
+        return found.line()
 
     def _analyse_stored_games(self):
         """The coach's figures of the finished games that have none. On a database without
