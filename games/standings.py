@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, Sum
 
@@ -54,9 +54,9 @@ class Played:
     coach: Mapping[str, Any] | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
-    """One seat of a finished game: whose it is and what it came to."""
+class Seat(NamedTuple):
+    """One seat of a finished game: whose it is and what it came to (a tuple: a group's
+    year holds thousands, built on every read)."""
 
     #: The member the seat's player is (None: on no member of the roster).
     member: int | None
@@ -231,19 +231,27 @@ def load(group: models.Group) -> tuple[list[Played], dict[int, str]]:
 
 def signature(group: Mapping[str, Any]) -> str | None:
     """What the standings of the group found by ``group`` (a lookup of ``Group``: its
-    ``pk``, ``token`` or ``view_token``) are read from, in two small queries: the count and
-    the sum of the versions of its finished games (as ``tally.signature``: versions only go
-    up, so any write of a finished game moves it, and a game ending or undone changes the
-    count; a turn of a game being played does not), and its roster (a member renamed or
-    merged). None when there is no such group, or it has neither games nor members."""
+    ``pk``, ``token`` or ``view_token``) are read from, in two small queries; None when
+    there is no such group, or it has neither games nor members.
+
+    The count and the sum of the versions of its finished games (as ``tally.signature``:
+    versions only go up, so any write of a finished game moves it, and a game ending or
+    undone changes the count; a turn of a game being played does not); and its roster,
+    each member's name and the sum of their players' ids (a member renamed, two merged, a
+    player given to another member)."""
     lookup = {f"group__{field}": value for field, value in group.items()}
     counted = models.Game.objects.filter(
         result__isnull=False, **{f"evening__{key}": value for key, value in lookup.items()}
     ).aggregate(games=Count("pk"), versions=Sum("version"))
-    roster = list(models.Member.objects.filter(**lookup).order_by("pk").values_list("pk", "name"))
+    roster = list(
+        models.Member.objects.filter(**lookup)
+        .order_by("pk")
+        .values_list("pk", "name")
+        .annotate(players=Sum("players__pk"))
+    )
     if not counted["games"] and not roster:
         return None
-    names = hashlib.blake2b(repr(roster).encode(), digest_size=6).hexdigest()
+    names = hashlib.blake2b(repr(roster).encode(), digest_size=8).hexdigest()
     return f"{counted['games']}.{counted['versions'] or 0}.{names}"
 
 

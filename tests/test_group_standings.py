@@ -405,3 +405,28 @@ def test_the_partial_reads_in_french(thursday: Any) -> None:
     text = answer.content.decode()
     assert "Head to head" not in text and "Standings" not in text
     assert "Face-à-face" in text and "Classement" in text
+
+
+def test_a_member_renamed_or_merged_moves_the_poll_and_the_standings_follow(
+    thursday: Any,
+) -> None:
+    group, (ann, bob, _cy, _dee) = thursday
+    client = Client()
+
+    def poll_url() -> str:
+        page = client.get(reverse("group_poll", args=[group.token]), headers=HTMX)
+        return page.content.decode().split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+
+    shown = poll_url()
+    models.Member.objects.filter(pk=ann.pk).update(name="Anne")
+    renamed = client.get(shown, headers=HTMX)
+    assert renamed.status_code == 200 and "Anne" in renamed.content.decode()
+    shown = poll_url()
+    # "Bob" was a typo of Anne's: his players become hers, his entry goes.
+    models.Player.objects.filter(member=bob).update(member=ann)
+    bob.delete()
+    merged = client.get(shown, headers=HTMX)
+    assert merged.status_code == 200
+    result = standings.standings(group)
+    assert bob.pk not in {line.member for part in result.rulesets for line in part.lines}
+    assert computed(result) == expected(stored(group))

@@ -25,13 +25,13 @@ from django.shortcuts import render
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from games import charts, labels, live, models, standings
-from games.views import HtmxHttpRequest
+from games.views import HtmxHttpRequest, fragments
 from games.views.access import Access, percent, with_access
 from games.views.board import lost_per_turn
 
@@ -284,8 +284,31 @@ def standings_context(
     # The signature before the games: a game written in between shows at the next poll.
     if signature is None:
         signature = standings.signature({"pk": group.pk}) or "0"
-    computed = standings.standings(group)
     big = request.GET.get("big") == "1"
+    streaming = live.held(request)
+    # Kept per signature (games/views/fragments.py): every screen of the group shows the
+    # same until a game of it ends or is corrected, or its roster changes, which moves it.
+    key = ":".join(
+        [
+            "standings",
+            str(group.pk),
+            signature,
+            "view" if access.read_only else "edit",
+            str(int(big)),
+            str(int(streaming)),
+            get_language() or "",
+        ]
+    )
+    view = fragments.kept(
+        key, lambda: _standings_view(group, access, signature, big=big, streaming=streaming)
+    )
+    return {"standings": view}
+
+
+def _standings_view(
+    group: models.Group, access: Access, signature: str, *, big: bool, streaming: bool
+) -> StandingsView:
+    computed = standings.standings(group)
     poll_url = access.url("group_poll") + f"?sig={signature}" + ("&big=1" if big else "")
     bests = [
         MemberBests(
@@ -298,18 +321,17 @@ def standings_context(
         )
         for member, lines in computed.bests.items()
     ]
-    view = StandingsView(
+    return StandingsView(
         rulesets=[_ruleset_view(part, access) for part in computed.rulesets],
         bests=bests,
         pairs=_pairs(computed.head_to_head),
         games=computed.games,
         poll_url=poll_url,
         events_url=access.url("group_events"),
-        live_stream=live.held(request),
+        live_stream=streaming,
         big=big,
         signature=signature,
     )
-    return {"standings": view}
 
 
 @require_safe
