@@ -247,7 +247,7 @@ def signature(group: Mapping[str, Any]) -> str | None:
         models.Member.objects.filter(**lookup)
         .order_by("pk")
         .values_list("pk", "name")
-        .annotate(players=Sum("players__pk"))
+        .annotate(seated=Sum("players__pk"))
     )
     if not counted["games"] and not roster:
         return None
