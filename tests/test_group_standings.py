@@ -430,3 +430,18 @@ def test_a_member_renamed_or_merged_moves_the_poll_and_the_standings_follow(
     result = standings.standings(group)
     assert bob.pk not in {line.member for part in result.rulesets for line in part.lines}
     assert computed(result) == expected(stored(group))
+
+
+def test_points_lost_per_turn_come_from_each_games_kept_coach_figures() -> None:
+    def game(number: int, coach: dict[str, Any] | None) -> standings.Played:
+        seats = (
+            standings.Seat(1, 200, 1, True, 0, (), 0),
+            standings.Seat(2, 150, 2, False, 0, (), 0),
+        )
+        return standings.Played(number, number, 1, "t", "v", "", START, "yam", None, seats, coach)
+
+    analysed = {"seats": [{"analysed": 10, "lost": 5.0}, {"analysed": 8, "lost": 16.0}]}
+    result = standings.compute([game(1, analysed), game(2, None)], {1: "Ann", 2: "Bob"})
+    lines = {line.name: line.coach for line in result.rulesets[0].lines}
+    assert lines["Ann"].per_turn == 0.5 and lines["Bob"].per_turn == 2.0
+    assert lines["Ann"].pending == 1  # the second game was not analysed
