@@ -43,6 +43,8 @@ BUDGETS = {
     "poll": 0.70,
     "leaderboard": 0.15,
     "review": 0.12,
+    # A group's year of games, as the leaderboard's evening: the same budget.
+    "group": 0.15,
 }
 
 
@@ -71,6 +73,7 @@ LABELS = {
     "poll": "poll, unchanged",
     "leaderboard": "leaderboard, 30 games",
     "review": "review, 8×4 game",
+    "group": "group, 52 × 4 games",
 }
 
 

@@ -10,7 +10,10 @@ Scenarios (budgets in bench/run.py):
 - sheet: the whole page of an 8 × 4 game 440 turns in (sheet_table: its table view);
 - poll: the live-update poll of that game when nothing changed (204);
 - leaderboard: an evening of 30 games of 8 × 4, 29 finished and the last 440 turns in;
-- review: the review page of the first (finished) game of that evening.
+- review: the review page of the first (finished) game of that evening;
+- group: a group's page (its standings, records, bests, head to head and charts) after
+  52 evenings of 4 games among 6 members, Yahtzee and Yam in turn (its statistics'
+  partial through their poll, while the page itself is not in the URLconf).
 
 Every scenario is built per thread: a ``Client`` (one phone, with its cookies) and a
 ``next_request`` callable. Scoring threads each own their games and keep an engine
@@ -29,7 +32,7 @@ from django.urls import Resolver404, resolve
 
 from bench.load import Answer, Client, Request
 from bench.play import dice_move, roll, score_form, value_move
-from bench.seed import SeededGame, evening_of
+from bench.seed import SeededGame, evening_of, group_of
 from games import models
 from games.rules import Game, Move
 
@@ -39,6 +42,8 @@ LATE_TURN = 440
 #: A table's usual game for the scoring budget: 4 players × 3 columns (180 turns), scored
 #: from turn 30; and the worst case, 8 players × 4 columns (480 turns) from turn 200.
 USUAL = {"players": 4, "columns": 3, "from_turn": 30}
+#: The group's year: a weekly evening of 4 games among 6 members.
+GROUP = {"evenings": 52, "games": 4, "players": 6}
 WORST = {"players": 8, "columns": 4, "from_turn": 200}
 
 
@@ -47,6 +52,7 @@ class Seeded:
     sheet: SeededGame
     scoring: dict[str, list[list[SeededGame]]]
     evening: list[SeededGame]
+    group: models.Group
 
 
 def _scoring_games(
@@ -77,7 +83,15 @@ def seed(rng: random.Random, threads: int, turns_per_thread: int) -> Seeded:
         "score_dice_8x4": _scoring_games("Dice 8×4", rng, threads, 1200, WORST, dice),
     }
     evening = evening_of("Thirty games", EVENING_GAMES, 480, rng, last_turns=LATE_TURN)
-    return Seeded(sheet, scoring, evening)
+    group = group_of("A year of Thursdays", rng=rng, **GROUP)
+    return Seeded(sheet, scoring, evening, group)
+
+
+def group_path(group: models.Group) -> str:
+    """The group's page; its statistics' poll (no ``sig``: rendered every time) while the
+    page is not in the URLconf."""
+    page = f"/g/{group.token}/"
+    return page if exists(page) else f"/g/{group.token}/poll"
 
 
 def sheet_path(game: SeededGame) -> str:
@@ -196,4 +210,5 @@ def plan(data: Seeded) -> list[tuple[str, Any]]:
         ("poll", same_get(poll, htmx=True, expect=(204,))),
         ("leaderboard", same_get(f"/e/{evening[0].token}/board")),
         ("review", same_get(sheet_path(evening[0]) + "review")),
+        ("group", same_get(group_path(data.group))),
     ]

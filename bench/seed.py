@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 
 from bench.play import NAMES, play_random
 from games import models, selectors
-from games.rules import Game, Move
+from games.rules import Game, Move, names
 
 COLUMNS_4 = {"columns": 4, "max_min": True}
 
@@ -111,3 +112,35 @@ def evening_of(
                 _game(evening, people, number, n, rng, options=options, entry_mode=entry_mode)
             )
         return seeded
+
+
+def group_of(
+    name: str,
+    evenings: int,
+    games: int,
+    players: int,
+    rng: random.Random,
+    rulesets: tuple[str, ...] = ("yahtzee", "yam"),
+) -> models.Group:
+    """A group of ``players`` members who met ``evenings`` times, a week apart, and played
+    ``games`` finished games each evening (the rule sets in turn, evening by evening)."""
+    with transaction.atomic():
+        group = models.Group.objects.create(name=name)
+        people = NAMES[:players]
+        models.Member.objects.bulk_create(
+            models.Member(group=group, name=person, key=names.key(person)) for person in people
+        )
+        members = {member.name: member for member in group.members.all()}
+        start = datetime(2026, 1, 1, 19, tzinfo=UTC)
+        for index in range(evenings):
+            evening, seated = _evening(f"{name} {index + 1}", players)
+            models.Evening.objects.filter(pk=evening.pk).update(
+                group=group, created_at=start + timedelta(days=7 * index)
+            )
+            for player in seated:
+                player.member = members[player.name]
+            models.Player.objects.bulk_update(seated, ["member"])
+            ruleset = rulesets[index % len(rulesets)]
+            for number in range(1, games + 1):
+                _game(evening, seated, number, 10_000, rng, ruleset=ruleset, options={})
+        return group

@@ -12,6 +12,10 @@ leaderboard's), each woken with the change told (games/views/live.py). A change 
 game's new version, the number of the evening's newest game and whether the game is over:
 what a page needs to know whether to fetch itself again, so a stream reads nothing from the
 database per change.
+
+A group's page holds one stream on its own key and each of its evenings' keys: a game of
+any of them is told as above, and an evening joining or leaving the group is told to the
+group's key (``announce_group``), so the stream takes its new evening's key.
 """
 
 from __future__ import annotations
@@ -67,6 +71,15 @@ def evening_key(evening_id: int) -> str:
     return f"evening:{evening_id}"
 
 
+def group_key(group_id: int) -> str:
+    return f"group:{group_id}"
+
+
+#: A NOTIFY payload that tells a group (an evening joined or left it), not a game:
+#: "group:<id>", where a game's is numbers only (``Change.payload``).
+GROUP_PAYLOAD = "group:"
+
+
 class Hub:
     """This process's open event streams, by game, each a queue of what it is told."""
 
@@ -78,13 +91,15 @@ class Hub:
         self._lock = threading.Lock()
 
     @contextlib.asynccontextmanager
-    async def stream(self, key: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
-        """A queue of what ``key`` (``game_key``, ``evening_key``) is told, while the
+    async def stream(self, *keys: str) -> AsyncIterator[asyncio.Queue[Change | None]]:
+        """A queue of what ``keys`` (``game_key``, ``evening_key``, ``group_key``: a
+        group's page holds its own and each of its evenings') are told, while the
         ``async with`` lasts (on the loop). On PostgreSQL, once this process LISTENs: what
         the stream reads of its game after that can't miss a change."""
         self._loop = asyncio.get_running_loop()
         queue: asyncio.Queue[Change | None] = asyncio.Queue()
-        self._streams.setdefault(key, set()).add(queue)
+        for key in keys:
+            self._streams.setdefault(key, set()).add(queue)
         try:
             if connection.vendor == "postgresql":
                 self._listen()
@@ -92,10 +107,11 @@ class Hub:
                     await asyncio.wait_for(self._listening_now.wait(), LISTENING_SECONDS)
             yield queue
         finally:
-            queues = self._streams.get(key, set())
-            queues.discard(queue)
-            if not queues:
-                self._streams.pop(key, None)
+            for key in keys:
+                queues = self._streams.get(key, set())
+                queues.discard(queue)
+                if not queues:
+                    self._streams.pop(key, None)
 
     def tell(self, game_id: int, evening_id: int, change: Change | None) -> None:
         """Wake the streams of game ``game_id`` and of its evening with ``change`` (on the loop)."""
@@ -103,11 +119,30 @@ class Hub:
             for queue in self._streams.get(key, ()):
                 queue.put_nowait(change)
 
+    def tell_group(self, group_id: int) -> None:
+        """Wake the streams of group ``group_id`` (an evening joined or left it): ``None``,
+        as after the listener was away, for they read what they show again anyway."""
+        for queue in self._streams.get(group_key(group_id), ()):
+            queue.put_nowait(None)
+
+    def told(self, payload: str) -> None:
+        """What a NOTIFY says, on the loop: a group's, or a game's change."""
+        if payload.startswith(GROUP_PAYLOAD):
+            self.tell_group(int(payload.removeprefix(GROUP_PAYLOAD)))
+        else:
+            self.tell(*Change.parse(payload))
+
     def tell_from_thread(self, game_id: int, evening_id: int, change: Change) -> None:
         """``tell`` from a request's thread (a sync view runs in one under ASGI)."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self.tell, game_id, evening_id, change)
+
+    def tell_group_from_thread(self, group_id: int) -> None:
+        """``tell_group`` from a request's thread."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self.tell_group, group_id)
 
     def wake_all(self) -> None:
         """Every stream looks again (after the listener was away)."""
@@ -145,7 +180,7 @@ class Hub:
                     attempt = 0
                     self._listening_now.set()
                     async for note in listener.notifies():
-                        self.tell(*Change.parse(note.payload))
+                        self.told(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception:  # noqa: BLE001 — the listener must outlive any failure
@@ -177,6 +212,16 @@ def held(request: Any) -> bool:
     if settings.LIVE_STREAMS == "auto":
         return isinstance(request, ASGIRequest)
     return settings.LIVE_STREAMS == "on"
+
+
+def announce_group(group_id: int) -> None:
+    """Tell the streams of group ``group_id``, everywhere, that its evenings changed (one
+    joined or left it) once the current transaction commits (nothing if it rolls back)."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{GROUP_PAYLOAD}{group_id}"])
+    else:
+        transaction.on_commit(lambda: hub.tell_group_from_thread(group_id))
 
 
 def announce(game_id: int, evening_id: int, change: Change) -> None:

@@ -9,6 +9,7 @@ from games.views import (
     rules,
     sheet,
     spreadsheet,
+    standings,
     stats,
     table,
 )
@@ -68,6 +69,11 @@ urlpatterns = [
     path(watched_game + "events", live.events, name="watch_events"),
     path(watched_game + "review", review.review, name="watch_review"),
     path(watched_game + "export.json", review.export, name="watch_export"),
+    # A group's statistics, live (its page includes them: games/views/standings.py).
+    path("g/<str:token>/poll", standings.group_poll, name="group_poll"),
+    path("g/<str:token>/events", live.group_events, name="group_events"),
+    path("gs/<str:view_token>/poll", standings.group_poll, name="watch_group_poll"),
+    path("gs/<str:view_token>/events", live.group_events, name="watch_group_events"),
     path("evenings", stats.history, name="history"),
     # The name in the query (links are made so); the path form answers older bookmarks.
     path("players", stats.player_stats, name="player_stats"),

@@ -20,7 +20,9 @@ later (its back-off doubling to a minute).
 
 The leaderboard (and its big screen) holds its evening's stream: a ``changed`` event for
 every change of any of its games, on which it asks for itself again (204 if its tally and
-current game are as it shows them).
+current game are as it shows them). A group's page holds one stream for all its evenings
+(``group_events``): the same ``changed`` event, and its poll answers 204 while the group's
+finished games are as its page shows them.
 """
 
 from __future__ import annotations
@@ -260,3 +262,61 @@ async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase
         raise
     catch_up = "Last-Event-ID" in request.headers
     return _streaming(request, evening_stream(evening, catch_up))
+
+
+def _group_keys(group_id: int) -> list[str]:
+    """The keys a group's stream listens on: its own and each of its evenings' (one query,
+    then the connection handed back: the stream waits for minutes)."""
+    try:
+        evenings = list(
+            models.Evening.objects.filter(group_id=group_id).values_list("pk", flat=True)
+        )
+    finally:
+        _release()
+    return [live.group_key(group_id), *(live.evening_key(pk) for pk in evenings)]
+
+
+async def group_stream(group_id: int, catch_up: bool) -> AsyncIterator[str]:
+    """The events of every game of group ``group_id``'s evenings: a ``changed`` event each,
+    and one when an evening joins or leaves the group, after which the stream listens on
+    its evenings as they are now (and says ``changed`` once more: a game told while it
+    changed keys is then caught up by the page's poll, which answers 204 if nothing moved)."""
+    while True:
+        keys = await sync_to_async(_group_keys)(group_id)
+        async with live.hub.stream(*keys) as told:
+            if catch_up:
+                yield _event("changed", version="g")
+            while True:
+                try:
+                    change = await asyncio.wait_for(told.get(), KEEPALIVE_SECONDS)
+                except TimeoutError:
+                    yield ": keep-alive\n\n"
+                    continue
+                yield _event("changed", version="g")
+                if change is None:  # the group's evenings changed, or the listener was away
+                    break
+        catch_up = True  # listening on the evenings anew: the page looks once more
+
+
+@require_safe
+@with_access
+async def group_events(request: HttpRequest, access: Access) -> HttpResponseBase:
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)
+    refused = _too_many(request)
+    if refused is not None:
+        return refused
+    field = "view_token" if access.read_only else "token"
+    try:
+        group = (
+            await models.Group.objects.filter(**{field: access.token})
+            .values_list("pk", flat=True)
+            .afirst()
+        )
+        if group is None:
+            raise Http404("No such group.")
+    except BaseException:
+        holders.give_back(client_ip(request))
+        raise
+    catch_up = "Last-Event-ID" in request.headers
+    return _streaming(request, group_stream(group, catch_up))

@@ -1,0 +1,94 @@
+"""A group's statistics on a TV, live: a game of the group ends on a phone and the page
+open on the TV shows the new standings within a second, without a reload (its event
+stream, under the ASGI server), or at its next poll without one."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page
+
+from games import models, selectors, services
+from games.rules import Move
+from tests.test_browser_live import streaming
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.urls("tests.group_page_urls"),
+]
+
+
+def grouped_game(group: models.Group) -> models.Game:
+    game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
+    models.Evening.objects.filter(pk=game.evening_id).update(group=group)
+    for player in game.evening.players.all():
+        member, _ = models.Member.objects.get_or_create(
+            group=group, key=player.name.lower(), defaults={"name": player.name}
+        )
+        player.member = member
+        player.save(update_fields=["member"])
+    return game
+
+
+def play_to_the_end(game: models.Game) -> None:
+    """Every turn but Ann's last one: Ann writes the most offered, Bob crosses out."""
+    loaded = selectors.load_current(game.pk)
+    while True:
+        state = loaded.state
+        player = state.current_player
+        column, row = state.playable_cells()[0]
+        move = (
+            Move(player, row, column, value=max(state.offered_values(row)))
+            if player == 0
+            else Move(player, row, column, cross=True)
+        )
+        loaded, _ = services.record_turn(game.pk, move, None)
+        if loaded.state.finished:
+            return
+
+
+def wins_of(page: Page, name: str) -> str:
+    return page.locator(f'tr[data-member="{name}"] .wins').inner_text()
+
+
+@pytest.mark.usefixtures("_asgi_live_server_helper")
+def test_the_tv_shows_the_new_standings_within_a_second_of_a_game_ending(
+    asgi_live_server: Any, page: Page
+) -> None:
+    group = models.Group.objects.create(name="Jeudi")
+    first = grouped_game(group)
+    play_to_the_end(first)
+    page.goto(f"{asgi_live_server.url}/gs/{group.view_token}/?big=1")
+    streaming(page)
+    assert wins_of(page, "Ann") == "1"
+    second = services.play_again(first.pk)
+    play_to_the_end(second)
+    ended = time.monotonic()
+    page.wait_for_function(
+        "() => document.querySelector('tr[data-member=\"Ann\"] .wins').textContent === '2'",
+        timeout=5000,
+    )
+    assert time.monotonic() - ended < 1.0
+    # Read only: every record links to a review through the evening's view token.
+    links = page.locator(".record-game").evaluate_all("(as) => as.map((a) => a.pathname)")
+    assert links and all(link.startswith(f"/s/{first.evening.view_token}/") for link in links)
+
+
+def test_without_a_stream_the_page_polls_and_follows_a_game_ending(
+    live_server: Any, page: Page
+) -> None:
+    group = models.Group.objects.create(name="Jeudi")
+    first = grouped_game(group)
+    play_to_the_end(first)
+    page.goto(f"{live_server.url}/g/{group.token}/")
+    assert wins_of(page, "Ann") == "1"
+    second = services.play_again(first.pk)
+    play_to_the_end(second)
+    page.wait_for_function(
+        "() => document.querySelector('tr[data-member=\"Ann\"] .wins').textContent === '2'",
+        timeout=6000,
+    )
+    assert page.locator(".standings-stream").count() == 0  # no stream under WSGI
