@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from unittest import mock
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from test_import_upload import upload
 from test_importgame import BAD, counts, doc, full_yam_game, t
@@ -98,3 +99,16 @@ def test_no_file_is_refused_in_words(client: Client) -> None:
 
 def test_the_import_url_refuses_get(client: Client) -> None:
     assert client.get(URL).status_code == 405
+
+
+@override_settings(NEW_EVENINGS_PER_HOUR=2)
+@mock.patch("games.limits.time.time", return_value=1_000_000.0)
+def test_imports_and_new_evenings_share_the_limit_on_new_evenings(
+    _clock: mock.Mock, client: Client
+) -> None:
+    new = {"ruleset": "yahtzee", "entry_mode": "value", "player_1": "Ana", "player_2": "Bob"}
+    assert client.post(reverse("new_evening"), new).status_code == 302
+    assert client.post(URL, {"file": upload(doc())}).status_code == 302
+    assert client.post(URL, {"file": upload(doc())}).status_code == 429
+    assert client.post(reverse("new_evening"), new).status_code == 429
+    assert models.Evening.objects.count() == 2
