@@ -48,7 +48,9 @@ logger = logging.getLogger(__name__)
 
 #: What the review reads of each entry: what the engine replays, and the virtual dice
 #: (held flags of each re-roll, dice of a crossed-out virtual turn).
-FIELDS = (*models.Entry.MOVE_FIELDS, "virtual_dice")
+#: With when each was written: the review times a finished game's play for BG Stats from
+#: them (games/bgstats.py), with no query of its own.
+FIELDS = (*models.Entry.MOVE_FIELDS, "virtual_dice", "created_at")
 #: The key of ``Game.result`` under which a finished game's summary is kept.
 RESULT_KEY = "coach"
 #: How long a game's analysis is kept in Django's cache for the steps of its review (each

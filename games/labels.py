@@ -249,6 +249,16 @@ def evening_name(name: str, created_at: datetime | None, now: datetime | None = 
     started = timezone.localtime(created_at)
     if _night(started) == _night(timezone.localtime(now or timezone.now())):
         return gettext("Tonight")
+    return evening_title(name, created_at)
+
+
+def evening_title(name: str, created_at: datetime) -> str:
+    """An evening's name where it is kept for later (a file): its name, or unnamed, the day
+    it started ("Evening of 1 December 2026"), never "Tonight", which would be wrong the
+    next day."""
+    if name:
+        return name
+    started = timezone.localtime(created_at)
     return gettext("Evening of %(date)s") % {"date": formats.date_format(started, "j F Y")}
 
 

@@ -613,6 +613,16 @@ def import_document(
         return game
 
 
+def import_as_evening(data: str | bytes, *, name: str = "") -> models.Game:
+    """A game file replayed through the rules as the first game of a new evening named
+    ``name``, all or nothing: a file the rules refuse leaves no evening behind (the evening
+    is created in the import's transaction)."""
+    with transaction.atomic():
+        evening = models.Evening.objects.create(name=name)
+        # A new evening holds no game the file could repeat.
+        return import_document(data, evening, again=True)
+
+
 # --- players ------------------------------------------------------------------------------
 
 

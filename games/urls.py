@@ -29,6 +29,7 @@ urlpatterns = [
     path("sw.js", app.service_worker, name="service_worker"),
     path("offline", app.offline, name="offline"),
     path("new", table.new_evening, name="new_evening"),
+    path("import", table.import_evening, name="import_evening"),
     path("e/<str:token>/", evening.evening, name="evening"),
     path(game, sheet.sheet, name="sheet"),
     path(game + "pick", table.pick, name="pick"),

@@ -28,11 +28,12 @@ def date(value: datetime, format_name: str = "DATE_FORMAT") -> str:
     return formats.date_format(timezone.localtime(value), format_name)
 
 
-def qr_code(url: str, label: str) -> Markup:
+def qr_code(url: str, label: str, error: str = "m") -> Markup:
     """``url`` as segno's inline SVG QR code, titled ``label`` (segno escapes the title; the
     rest is path data and presentation attributes, which the CSP allows). The template
-    around it gives it its role and name."""
-    svg = segno.make(url, error="m").svg_inline(
+    around it gives it its role and name. ``error``: the level of error correction ("l"
+    holds the most, for a long link shown on a screen)."""
+    svg = segno.make(url, error=error).svg_inline(
         scale=1, border=2, dark="#000", light="#fff", omitsize=True, svgclass="qr", title=label
     )
     return Markup(svg)  # noqa: S704 - segno's own markup, unchanged

@@ -4,17 +4,30 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from evening_support import again, best, by_player, evening, least, play
 
 from games import models, selectors, tally
 
 pytestmark = pytest.mark.django_db
 
-GAMES_HEADER = ["game", "ruleset", "finished", "seat", "player", "total", "rank", "won"]
+GAMES_HEADER = [
+    "game",
+    "ruleset",
+    "finished",
+    "seat",
+    "player",
+    "total",
+    "rank",
+    "won",
+    "date",
+    "evening",
+]
 TALLY_HEADER = [
     "rank",
     "player",
@@ -69,6 +82,10 @@ def test_the_games_csv_has_a_row_per_game_and_player(client: Client, night: mode
                     "total": str(result.total),
                     "rank": str(result.rank),
                     "won": "1" if result.won else "0",
+                    "date": timezone.localdate(
+                        models.Game.objects.get(pk=game.record.pk).created_at
+                    ).isoformat(),
+                    "evening": "",
                 }
             )
     got = rows(response)
@@ -85,6 +102,26 @@ def test_the_games_csv_has_a_row_per_game_and_player(client: Client, night: mode
     assert got[1]["won"] == "0"
     assert int(chloe["total"]) > int(got[1]["total"])
     assert [r["finished"] for r in got[2:]] == ["0", "0"]
+
+
+def test_each_game_has_its_date_and_its_evenings_name(client: Client, night: models.Game) -> None:
+    evening = night.evening
+    evening.name = "Club du jeudi"
+    evening.save(update_fields=["name"])
+    # Game 1 on the 1st of March in Paris; game 2 past midnight, on the 2nd.
+    models.Game.objects.filter(evening=evening, number=1).update(
+        created_at=datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
+    )
+    models.Game.objects.filter(evening=evening, number=2).update(
+        created_at=datetime(2026, 3, 1, 23, 30, tzinfo=UTC)
+    )
+    got = rows(client.get(reverse("evening_csv", args=[evening.token])))
+    assert [(r["game"], r["date"], r["evening"]) for r in got] == [
+        ("1", "2026-03-01", "Club du jeudi"),
+        ("1", "2026-03-01", "Club du jeudi"),
+        ("2", "2026-03-02", "Club du jeudi"),
+        ("2", "2026-03-02", "Club du jeudi"),
+    ]
 
 
 def test_the_tally_csv_has_the_boards_lines(client: Client, night: models.Game) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import UTC, datetime
 
 import pytest
 from django.test import Client
@@ -81,11 +82,28 @@ def test_the_french_games_file_has_semicolons_and_french_headers(
         "Total",
         "Rang",
         "Victoire",
+        "Date",
+        "Soirée",
     ]
     assert rows[1][:5] == ["1", "Yam", "1", "1", "Chloé"]
-    assert len(rows) == 5 and all(len(row) == 8 for row in rows)
+    assert len(rows) == 5 and all(len(row) == 10 for row in rows)
     # A comma-splitting reader would see one cell per line: not a French file.
     assert all(len(row) == 1 for row in cells(response, ","))
+
+
+def test_the_french_file_writes_the_date_as_france_does_and_names_an_unnamed_evening(
+    client: Client, night: models.Game
+) -> None:
+    evening = night.evening
+    models.Evening.objects.filter(pk=evening.pk).update(
+        created_at=datetime(2026, 3, 1, 19, 0, tzinfo=UTC)
+    )
+    evening.games.update(created_at=datetime(2026, 3, 1, 20, 0, tzinfo=UTC))
+    rows = cells(client.get(url("evening_csv", evening.token, "fr")), ";")
+    assert {(row[8], row[9]) for row in rows[1:]} == {("01/03/2026", "Soirée du 1 mars 2026")}
+    # The plain file: the ISO date, and the name as stored (none).
+    plain = cells(client.get(url("evening_csv", evening.token)), ",")
+    assert {(row[8], row[9]) for row in plain[1:]} == {("2026-03-01", "")}
 
 
 def test_the_french_tally_has_a_decimal_comma_and_the_evenings_box_name(

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import count
 from typing import Any, ClassVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from django.test import Client
@@ -174,6 +174,8 @@ def rule_words_hold(
     # options, and the sheet's header says which house rules are off: neither is the
     # game's own rule.
     text = re.sub(r'<fieldset class="rules">.*?</fieldset>', "", body, flags=re.S)
+    # A finished game's BG Stats link says its house rules too, URL-encoded: read in words.
+    text = re.sub(r'href="(https://app\.bgstatsapp\.com/[^"]*)"', lambda m: unquote(m[1]), text)
     with translation.override(lang):
         for said in ruleset.house_rules(options):
             text = text.replace(translation.gettext(said.message) % said.params, "")

@@ -19,7 +19,7 @@ from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import path, reverse
 
-from games import hint, known, models, selectors, services
+from games import bgstats, hint, known, models, selectors, services
 from games.rules import Move
 from scorepad.urls import urlpatterns as site_urls
 from tests.evening_support import seen_fields
@@ -209,9 +209,16 @@ def test_every_answer_carries_the_security_headers(phone: Client, table: models.
 def test_links_and_assets_stay_on_this_site(phone: Client, table: models.Game) -> None:
     # With Referrer-Policy: same-origin no Referer (and so no token) leaves the site;
     # there is also nothing on the pages to leave to.
+    # The one exception: a finished game's link to log it in BG Stats, which carries the
+    # play (no token, games/bgstats.py) and opens with no Referer.
     for where, response in html_pages(phone, table):
         html = response.content.decode()
         for url in re.findall(r"""(?:src|href|action)=["']?((?:https?:)?//[^"' >]*)""", html):
+            if url.startswith(bgstats.CREATE_PLAY):
+                anchor = html[html.rindex("<a ", 0, html.index(url)) : html.index(url)]
+                assert 'rel="noopener noreferrer"' in html[html.index(url) :].split(">")[0]
+                assert 'class="button bgstats"' in anchor
+                continue
             assert url.split("/")[2] == "testserver", (where, url)
 
 

@@ -166,6 +166,9 @@ class RuleSet:
     #: The rows between the upper and the lower section, counted apart from both (Max and
     #: Min, which have a rule of their own).
     middle: tuple[str, ...] = ()
+    #: The game's id on BoardGameGeek, which BG Stats matches a pushed play by (None: the
+    #: sheet has no entry of its own there, and the play is matched by its name).
+    bgg_id: int | None = None
 
     def __post_init__(self) -> None:
         # The house rules are options of every rule set that has their box: made here from

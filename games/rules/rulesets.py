@@ -92,6 +92,9 @@ YAHTZEE = RuleSet(
     name=N_("Yahtzee"),
     label=N_("Yahtzee (with Joker and bonus)"),
     max_players=8,
+    # boardgamegeek.com/boardgame/2243/yahtzee. The French and Scandinavian sheets have no
+    # documented entry of their own there: they send none rather than Yahtzee's.
+    bgg_id=2243,
     scorers={
         **UPPER_SCORERS,
         Row.THREE_OF_A_KIND: AlikeSumAll(3),

@@ -13,7 +13,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from games import known, labels, models, selectors, services, tally
+from games import bgstats, known, labels, models, selectors, services, tally
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
 from games.rules import IllegalMove
 from games.rules.gamefile import GameFileError
@@ -29,7 +29,15 @@ from games.views.access import (
 )
 
 
-def game_summaries(games: list[selectors.ListedGame], access: Access) -> list[dict[str, Any]]:
+def game_summaries(
+    games: list[selectors.ListedGame], access: Access, view_token: str | None = None
+) -> list[dict[str, Any]]:
+    """The list of an evening's games, newest first; with the evening's ``view_token``, each
+    finished game's link to log it in BG Stats."""
+    pushes = {}
+    if view_token is not None:
+        named = [(game.record, [seat.player.name for seat in game.seats]) for game in games]
+        pushes = bgstats.pushes(named, view_token)
     summaries = []
     for game in reversed(games):
         number = game.record.number
@@ -47,6 +55,7 @@ def game_summaries(games: list[selectors.ListedGame], access: Access) -> list[di
                 "sheet_url": access.url("sheet", number),
                 "review_url": access.url("review", number),
                 "export_url": access.url("export", number),
+                "bgstats": pushes.get(game.record.pk),
             }
         )
     return summaries
@@ -65,7 +74,7 @@ def _evening_page(
     context: dict[str, Any] = {
         "evening": shown(evening, access),
         "read_only": access.read_only,
-        "games": game_summaries(games, access),
+        "games": game_summaries(games, access, evening.view_token),
         "board_url": access.url("board"),
         "big_url": access.url("board") + "?big=1",
         # The files for a spreadsheet in the page's language (";" and a decimal comma in

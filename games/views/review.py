@@ -13,7 +13,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from games import charts, coaching, hint, labels, models, rarity, selectors, tally
+from games import bgstats, charts, coaching, hint, labels, models, rarity, selectors, tally
 from games.params import MOST, integer
 from games.rules import Game as RulesGame
 from games.sheet import build, describe_turn
@@ -132,6 +132,7 @@ def _shows(request: HtmxHttpRequest, access: Access, game: models.Game) -> dict[
         "export_url": access.url("export", number),
         "games_url": access.url("evening_games"),
         "board_url": access.url("board"),
+        "bgstats": _bgstats(game, state.players, entries),
     }
 
 
@@ -146,6 +147,18 @@ def _rarity(game: models.Game, state: RulesGame) -> dict[str, Any]:
             for name, total in zip(state.players, state.totals(), strict=True)
         ],
     }
+
+
+def _bgstats(
+    game: models.Game, names: Sequence[str], entries: Sequence[Any]
+) -> bgstats.Push | None:
+    """A finished game's link to log it in BG Stats (None before its end), timed by the
+    entries the review read anyway."""
+    if game.result is None or not entries:
+        return None
+    times = [entry.created_at for entry in entries]
+    play = bgstats.play(game, names, game.evening.view_token, min(times), max(times))
+    return bgstats.link(play)
 
 
 def _corrections(game: Any, state: RulesGame) -> list[dict[str, Any]]:

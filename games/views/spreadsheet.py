@@ -23,11 +23,12 @@ import csv
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
@@ -35,7 +36,20 @@ from django.views.decorators.http import require_safe
 from games import labels, tally
 from games.views.access import Access, open_with_games, with_access
 
-GAMES_HEADER = ["game", "ruleset", "finished", "seat", "player", "total", "rank", "won"]
+#: The date and the evening come last, so that a script reading the columns by position
+#: before they were added still reads the same ones.
+GAMES_HEADER = [
+    "game",
+    "ruleset",
+    "finished",
+    "seat",
+    "player",
+    "total",
+    "rank",
+    "won",
+    "date",
+    "evening",
+]
 TALLY_HEADER = [
     "rank",
     "player",
@@ -76,6 +90,8 @@ HEADER_WORDS = {
     "average": gettext_lazy("Average"),
     "best": gettext_lazy("Best"),
     "bonuses": gettext_lazy("Bonuses"),
+    "date": gettext_lazy("Date"),
+    "evening": gettext_lazy("Evening"),
 }
 
 
@@ -101,6 +117,22 @@ class Kind:
     def delimiter(self) -> str:
         # Excel and LibreOffice split on ";" where a comma is the decimal separator.
         return ";" if self.decimal == "," else ","
+
+    def date(self, moment: datetime) -> str:
+        """A game's day on the site's clock: ISO 8601 for scripts (2026-12-04), else as the
+        language writes a date short (04/12/2026 in French), which its spreadsheet reads as
+        a date."""
+        day = timezone.localtime(moment).date()
+        if self.lang is None:
+            return day.isoformat()
+        return formats.date_format(day, "SHORT_DATE_FORMAT")
+
+    def evening(self, evening: Any) -> str:
+        """The evening's name: as stored for scripts ("" if unnamed), else its name or the
+        day it started in words."""
+        if self.lang is None:
+            return text(evening.name)
+        return text(labels.evening_title(evening.name, evening.created_at))
 
     def filename(self, evening: Any, what: str) -> str:
         lang = "" if self.lang is None else f"-{self.lang}"
@@ -148,6 +180,9 @@ def _csv(
 def _games(access: Access, kind: Kind) -> HttpResponse:
     evening, games = open_with_games(access)
     ruleset = str if kind.lang is None else labels.ruleset_short
+    # The list of games leaves their dates out (games.tally): one query for them all.
+    started = dict(evening.games.values_list("pk", "created_at"))
+    named = kind.evening(evening)
     rows = (
         [
             game.record.number,
@@ -158,6 +193,8 @@ def _games(access: Access, kind: Kind) -> HttpResponse:
             result.total,
             result.rank,
             int(result.won),
+            kind.date(started[game.record.pk]),
+            named,
         ]
         for game in games
         for result in tally.results(game)

@@ -20,12 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from django_htmx.http import HttpResponseClientRedirect, reswap, retarget
 
 from games import conflicts, known, labels, models, selectors, services, virtual_dice
-from games.forms import NewEveningForm, RenameForm, RulesForm
+from games.forms import IMPORT_MAX_BYTES, ImportForm, NewEveningForm, RenameForm, RulesForm
 from games.params import integer as _int
 from games.rules import IllegalMove, Move, get_ruleset, turn
 from games.rules.errors import N_
+from games.rules.gamefile import GameFileError
 from games.sheet import describe_turn, explain
 from games.views import HtmxHttpRequest, page
+from games.views.evening import refusal
 from games.views.fragments import GAME_PARTIAL, render_game
 from games.views.page import GAME_TEMPLATE, PANEL_PARTIAL, value_offers
 from games.views.params import seen as _seen
@@ -98,7 +100,23 @@ def _no_version(request: HtmxHttpRequest, game: models.Game) -> HttpResponse:
 
 @require_safe
 def home(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"form": NewEveningForm(), "known": _known(request)})
+    return _home(request)
+
+
+def _home(
+    request: HtmxHttpRequest,
+    *,
+    form: NewEveningForm | None = None,
+    import_form: ImportForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    page = {
+        "form": form or NewEveningForm(),
+        "known": _known(request),
+        "import_form": import_form or ImportForm(),
+        "import_max": IMPORT_MAX_BYTES // 1024,
+    }
+    return render(request, "home.html", page, status=status)
 
 
 def _known(request: HttpRequest) -> list[models.Evening]:
@@ -116,7 +134,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 def new_evening(request: HtmxHttpRequest) -> HttpResponse:
     form = NewEveningForm(request.POST)
     if not form.is_valid():
-        return render(request, "home.html", {"form": form}, status=422)
+        return _home(request, form=form, status=422)
     data = form.cleaned_data
     game = services.create_evening(
         data["names"],
@@ -133,6 +151,25 @@ def new_evening(request: HtmxHttpRequest) -> HttpResponse:
     else:
         messages.info(request, _("%(name)s starts.") % {"name": starter})
     return response
+
+
+@require_POST
+def import_evening(request: HtmxHttpRequest) -> HttpResponse:
+    """A ``scorepad.game.v1`` file, replayed by the rules all or nothing, as the first game of
+    a new evening (``services.import_as_evening``), which this browser then knows; a refused
+    file says why, as the evening's import does, and creates nothing."""
+    form = ImportForm(request.POST, request.FILES)
+    if form.is_valid():
+        data = form.cleaned_data["file"].read()
+        try:
+            game = services.import_as_evening(data)
+        except GameFileError as error:
+            form.add_error("file", refusal(error))
+        else:
+            response = known.remember(request, redirect(_game_url(game)), game.evening.token)
+            messages.info(request, _("Game imported: a new evening holds it."))
+            return response
+    return _home(request, import_form=form, status=422)
 
 
 def _chooser_refused(response: HttpResponse) -> HttpResponse:
