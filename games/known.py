@@ -18,6 +18,9 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 COOKIE = "evenings"
+#: The groups this browser knows (their edit tokens), kept the same way in a cookie of
+#: their own: the home page lists them above the evenings.
+GROUPS_COOKIE = "groups"
 #: Enough for a season of dice nights, and 50 × 44 bytes stays far below a cookie's 4 KB.
 LIMIT = 50
 MAX_AGE = 400 * 86400  # the longest a browser keeps a cookie
@@ -27,9 +30,9 @@ _SEPARATOR = "."  # not in the URL-safe alphabet, and needs no cookie quoting
 _READ = "scorepad_read_known_tokens"
 
 
-def tokens(request: HttpRequest) -> list[str]:
+def tokens(request: HttpRequest, cookie: str = COOKIE) -> list[str]:
     """The edit tokens the cookie names, most recently opened first, malformed ones dropped."""
-    raw = request.COOKIES.get(COOKIE, "")
+    raw = request.COOKIES.get(cookie, "")
     seen: list[str] = []
     for token in raw.split(_SEPARATOR):
         if _TOKEN.fullmatch(token) and token not in seen:
@@ -65,21 +68,26 @@ def opened_by_visitor(request: HttpRequest) -> bool:
     return (referer.scheme, referer.netloc) == (request.scheme, request.get_host())
 
 
-def remember_if_opened(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
-    """``remember`` the evening of a page read, if the visitor opened it (``opened_by_visitor``)."""
+def remember_if_opened(
+    request: HttpRequest, response: HttpResponse, token: str, cookie: str = COOKIE
+) -> HttpResponse:
+    """``remember`` the evening (or group) of a page read, if the visitor opened it
+    (``opened_by_visitor``)."""
     if opened_by_visitor(request):
-        remember(request, response, token)
+        remember(request, response, token, cookie)
     return response
 
 
-def remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpResponse:
+def remember(
+    request: HttpRequest, response: HttpResponse, token: str, cookie: str = COOKIE
+) -> HttpResponse:
     """Put ``token`` first in the browser's list (only call it with a token that exists)."""
-    known = tokens(request)
-    if known and known[0] == token and COOKIE not in response.cookies:
+    known = tokens(request, cookie)
+    if known and known[0] == token and cookie not in response.cookies:
         return response
     known = [token, *(t for t in known if t != token)][:LIMIT]
     response.set_cookie(
-        COOKIE,
+        cookie,
         _SEPARATOR.join(known),
         max_age=MAX_AGE,
         httponly=True,
@@ -87,7 +95,7 @@ def remember(request: HttpRequest, response: HttpResponse, token: str) -> HttpRe
         secure=settings.SESSION_COOKIE_SECURE,
     )
     # A later call in the same request builds on this one.
-    request.COOKIES[COOKIE] = _SEPARATOR.join(known)
+    request.COOKIES[cookie] = _SEPARATOR.join(known)
     return response
 
 

@@ -19,7 +19,7 @@ from django.dispatch import Signal
 
 from games import live, models
 from games.rules import Game as RulesGame
-from games.rules import IllegalMove, Move, Played, gamefile, next_starter
+from games.rules import IllegalMove, Move, Played, gamefile, names, next_starter
 from games.rules.errors import N_
 from games.rules.turn import correction_values
 from games.selectors import (
@@ -248,9 +248,11 @@ def next_game(
         # is written.
         rules, rules_options = _rules(game, ruleset, options)
         setup = RulesGame.new(rules, names, rules_options, first)
-        players += [
+        joining = [
             models.Player.objects.create(evening=game.evening, name=name) for name in newcomers
         ]
+        _joined(game.evening, joining)
+        players += joining
         return _create_game(game.evening, players, setup, game.entry_mode, game.number + 1)
 
 
@@ -602,6 +604,7 @@ def import_document(
         for name in state.players:
             player = existing.get(name) or models.Player.objects.create(evening=evening, name=name)
             players.append(player)
+        _joined(evening, [p for p in players if p.name not in existing])
         last = evening.games.order_by("-number").values_list("number", flat=True).first() or 0
         game = _create_game(evening, players, state, models.Game.EntryMode.VALUE, last + 1)
         models.Entry.objects.bulk_create(
@@ -624,6 +627,31 @@ def import_as_evening(data: str | bytes, *, name: str = "") -> models.Game:
 
 
 # --- players ------------------------------------------------------------------------------
+
+
+def join_members(group: models.Group, players: Any) -> None:
+    """Each of ``players`` (of an evening of ``group``) becomes the group's member of that
+    name (``names.key``), or a new member: a group's standings count by member. The group
+    checks the names when it is asked (games.roster); here they are the evening's own,
+    which two players never share."""
+    roster = {member.key: member for member in group.members.all()}
+    for player in players:
+        key = names.key(player.name)
+        member = roster.get(key)
+        if member is None:
+            member = roster[key] = models.Member.objects.create(
+                group=group, name=player.name, key=key
+            )
+        if player.member_id != member.pk:
+            player.member = member
+            player.save(update_fields=["member"])
+
+
+def _joined(evening: models.Evening, players: Sequence[models.Player]) -> None:
+    """New players of a group's evening (the next game's newcomers, a player seated at the
+    table) join its roster."""
+    if evening.group_id is not None and players:
+        join_members(evening.group, players)
 
 
 def _seats_at(game_id: int, version: int) -> tuple[models.Game, list[models.Seat]]:
@@ -691,7 +719,10 @@ def add_player(game_id: int, version: int, name: str) -> None:
         if len(players) >= limit:
             raise IllegalMove("players", N_("This game takes at most {max} players."), max=limit)
         player = game.evening.players.filter(name=name).first()
-        players.append(player or models.Player.objects.create(evening=game.evening, name=name))
+        if player is None:
+            player = models.Player.objects.create(evening=game.evening, name=name)
+            _joined(game.evening, [player])
+        players.append(player)
         _reseat(game, players)
 
 

@@ -4,6 +4,7 @@ from games.views import (
     app,
     board,
     evening,
+    group,
     live,
     review,
     rules,
@@ -70,6 +71,33 @@ urlpatterns = [
     path(watched_game + "events", live.events, name="watch_events"),
     path(watched_game + "review", review.review, name="watch_review"),
     path(watched_game + "export.json", review.export, name="watch_export"),
+    # Groups: an edit link that writes (g/), a view link that only reads (gs/); the writes
+    # take the edit token only (games/views/group.py).
+    path("groups/new", group.new_group, name="new_group"),
+    path("g/<str:token>/", group.group, name="group"),
+    path("gs/<str:view_token>/", group.group, name="watch_group"),
+    path("g/<str:token>/rename", group.rename, name="group_rename"),
+    path("g/<str:token>/members/add", group.add_member, name="group_add_member"),
+    path("g/<str:token>/members/rename", group.rename_member, name="group_rename_member"),
+    path("g/<str:token>/members/merge", group.merge_members, name="group_merge_members"),
+    path("g/<str:token>/next", group.next_evening, name="group_next_evening"),
+    path("g/<str:token>/import", group.import_game, name="group_import"),
+    path("g/<str:token>/games.csv", spreadsheet.group_games_csv, name="group_games_csv"),
+    path(
+        "gs/<str:view_token>/games.csv", spreadsheet.group_games_csv, name="watch_group_games_csv"
+    ),
+    path(
+        "g/<str:token>/standings.csv", spreadsheet.group_standings_csv, name="group_standings_csv"
+    ),
+    path(
+        "gs/<str:view_token>/standings.csv",
+        spreadsheet.group_standings_csv,
+        name="watch_group_standings_csv",
+    ),
+    path("g/<str:token>/games.zip", group.game_files, name="group_files"),
+    path("gs/<str:view_token>/games.zip", group.game_files, name="watch_group_files"),
+    path("e/<str:token>/group", group.join_group, name="evening_join_group"),
+    path("e/<str:token>/ungroup", group.leave_group, name="evening_leave_group"),
     # A group's statistics, live (its page includes them: games/views/standings.py).
     path("g/<str:token>/poll", standings.group_poll, name="group_poll"),
     path("g/<str:token>/events", live.group_events, name="group_events"),

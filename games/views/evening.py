@@ -106,8 +106,30 @@ def _evening_page(
         context["import_url"] = access.url("import_game")
         context["import_max"] = IMPORT_MAX_BYTES // 1024
         context["next_number"] = (games[-1].record.number if games else 0) + 1
+        context.update(evening_group_context(request, evening))
     response = render(request, "evenings/evening.html", context, status=status)
     return remember(request, response, access)
+
+
+def _known_groups(request: HtmxHttpRequest) -> list[models.Group]:
+    return list(models.Group.objects.filter(token__in=known.tokens(request, known.GROUPS_COOKIE)))
+
+
+def evening_group_context(request: HtmxHttpRequest, evening: models.Evening) -> dict[str, Any]:
+    """What the evening page shows of its group (edit link only): its group, or the groups
+    this browser knows to add it to."""
+    if evening.group_id is not None:
+        return {
+            "evening_group": evening.group,
+            "evening_group_url": reverse("group", args=[evening.group.token])
+            if evening.group.token in known.tokens(request, known.GROUPS_COOKIE)
+            else None,
+            "leave_url": reverse("evening_leave_group", args=[evening.token]),
+        }
+    return {
+        "known_groups": _known_groups(request),
+        "join_url": reverse("evening_join_group", args=[evening.token]),
+    }
 
 
 def _list_order(evening: models.Evening, latest: selectors.ListedGame) -> list[models.Player]:

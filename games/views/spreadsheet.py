@@ -33,8 +33,9 @@ from django.utils.http import content_disposition_header
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_safe
 
-from games import labels, tally
+from games import labels, standings, tally
 from games.views.access import Access, open_with_games, with_access
+from games.views.standings import open_group
 
 #: The date and the evening come last, so that a script reading the columns by position
 #: before they were added still reads the same ones.
@@ -270,3 +271,100 @@ def evening_csv(request: HttpRequest, access: Access) -> HttpResponse:
 @with_access
 def tally_csv(request: HttpRequest, access: Access) -> HttpResponse:
     return _file(_tally, request, access)
+
+
+# --- a group's files ----------------------------------------------------------------------------
+
+#: A group's games, one row per member per finished game, in play order.
+GROUP_GAMES_HEADER = [
+    "date",
+    "evening",
+    "game",
+    "ruleset",
+    "seat",
+    "player",
+    "total",
+    "rank",
+    "won",
+]
+#: A group's standings, one row per member per rule set (points never add up across them).
+GROUP_STANDINGS_HEADER = [
+    "ruleset",
+    "rank",
+    "player",
+    "games",
+    "wins",
+    "win_rate",
+    "average",
+    "best",
+]
+GROUP_WORDS = {"win_rate": gettext_lazy("Win rate")}
+
+
+def _group_games(access: Access, kind: Kind) -> HttpResponse:
+    group = open_group(access)
+    played, members = standings.load(group)
+    ruleset = str if kind.lang is None else labels.ruleset_short
+    rows = (
+        [
+            kind.date(game.date),
+            kind.evening(_Named(game.evening_name, game.date)),
+            game.number,
+            ruleset(game.ruleset),
+            seat_number,
+            text(members.get(seat.member, "") if seat.member is not None else ""),
+            seat.total,
+            seat.rank,
+            int(seat.won),
+        ]
+        for game in played
+        for seat_number, seat in enumerate(game.seats, start=1)
+    )
+    return _csv(kind, kind.filename(group, "group-games"), kind.header(GROUP_GAMES_HEADER), rows)
+
+
+def _group_standings(access: Access, kind: Kind) -> HttpResponse:
+    group = open_group(access)
+    played, members = standings.load(group)
+    figures = standings.compute(played, members)
+    ruleset = str if kind.lang is None else labels.ruleset_short
+
+    def decimal(value: float | None, places: int) -> str:
+        return "" if value is None else f"{value:.{places}f}".replace(".", kind.decimal)
+
+    rows = (
+        [
+            ruleset(part.ruleset),
+            line.rank,
+            text(line.name),
+            line.games,
+            line.wins,
+            decimal(line.win_rate, 3),
+            decimal(line.average, 1),
+            "" if line.best is None else line.best,
+        ]
+        for part in figures.rulesets
+        for line in part.lines
+    )
+    header = kind.header(GROUP_STANDINGS_HEADER, more={k: str(v) for k, v in GROUP_WORDS.items()})
+    return _csv(kind, kind.filename(group, "group-standings"), header, rows)
+
+
+@dataclass(frozen=True)
+class _Named:
+    """An evening as ``Kind.evening`` reads it (its name and its start)."""
+
+    name: str
+    created_at: datetime
+
+
+@require_safe
+@with_access
+def group_games_csv(request: HttpRequest, access: Access) -> HttpResponse:
+    return _file(_group_games, request, access)
+
+
+@require_safe
+@with_access
+def group_standings_csv(request: HttpRequest, access: Access) -> HttpResponse:
+    return _file(_group_standings, request, access)

@@ -113,6 +113,11 @@ def _home(
     page = {
         "form": form or NewEveningForm(),
         "known": _known(request),
+        "groups": list(
+            models.Group.objects.filter(
+                token__in=known.tokens(request, known.GROUPS_COOKIE)
+            ).order_by("-created_at")[:5]
+        ),
         "import_form": import_form or ImportForm(),
         "import_max": IMPORT_MAX_BYTES // 1024,
     }
