@@ -17,12 +17,14 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from games import known, models, roster, selectors
@@ -52,15 +54,22 @@ def _evenings(group: models.Group, access: Access, page: int | None) -> Any:
     access opens (its edit page from the edit link, its view link from the view link)."""
     evenings = group.evenings.order_by("-created_at", "-pk")
     shown = Paginator(evenings, EVENINGS_PAGE_SIZE).get_page(page)
+    counts = dict(
+        models.Game.objects.filter(evening__in=[e.pk for e in shown.object_list])
+        .values("evening_id")
+        .annotate(n=Count("pk"))
+        .values_list("evening_id", "n")
+    )
     shown.items = [
         {
             "evening": evening,
             "url": reverse("watch_evening_games", args=[evening.view_token])
             if access.read_only
             else reverse("evening_games", args=[evening.token]),
-            "games": evening.games.count(),
+            "games": ngettext("%(n)s game", "%(n)s games", count) % {"n": count},
         }
         for evening in shown.object_list
+        for count in [counts.get(evening.pk, 0)]
     ]
     return shown
 
