@@ -28,7 +28,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from games import models, selectors, services, virtual_dice
+from games import models, roster, selectors, services, virtual_dice
 from games.rules import RULESETS, Move
 from games.tests.budget import deep, examples
 
@@ -67,6 +67,15 @@ KNOWN_WRITES = {
     "correct",
     "players",
     "set_language",
+    "new_group",
+    "group_rename",
+    "group_add_member",
+    "group_rename_member",
+    "group_merge_members",
+    "group_next_evening",
+    "group_import",
+    "evening_join_group",
+    "evening_leave_group",
 }
 #: The writes of the sheet: each says what its phone showed, the version and the player to
 #: play ("" once the game is over), or is refused before it does anything.
@@ -125,6 +134,11 @@ def tables(db: None) -> list[models.Game]:
     services.save_pending(virtual.pk, virtual_dice.roll({}), None)
     columns = services.create_evening(["Gus", "Hal"], "yams-columns", {"columns": 4})
     done = _finished_game()
+    # Two of them in a group, so that the group's pages and writes are fuzzed with a real
+    # group's tokens (``kwargs_for``).
+    group = roster.create_group("Jeudi")
+    for game in (value, done):
+        roster.attach_evening(group, game.evening)
     return [
         models.Game.objects.select_related("evening").get(pk=g.pk)
         for g in (value, dice, virtual, columns, done)
@@ -134,8 +148,14 @@ def tables(db: None) -> list[models.Game]:
 def snapshot() -> tuple:
     """Everything a write could change, in a comparable form."""
     return (
-        list(models.Evening.objects.order_by("pk").values_list("pk", "name")),
-        list(models.Player.objects.order_by("pk").values_list("pk", "evening_id", "name")),
+        list(models.Evening.objects.order_by("pk").values_list("pk", "name", "group_id")),
+        list(
+            models.Player.objects.order_by("pk").values_list(
+                "pk", "evening_id", "name", "member_id"
+            )
+        ),
+        list(models.Group.objects.order_by("pk").values_list("pk", "name")),
+        list(models.Member.objects.order_by("pk").values_list("pk", "group_id", "name")),
         list(
             models.Game.objects.order_by("pk").values_list(
                 "pk", "version", "entry_mode", "pending", "first_seat", "number"
@@ -447,9 +467,12 @@ def _as_header(value: Any) -> str:
 
 
 def kwargs_for(pattern: URLPattern, game: models.Game) -> dict[str, Any]:
+    # A group's URL (g/, gs/) takes its group's tokens, where the game's evening has one.
+    group = game.evening.group if str(pattern.pattern).startswith(("g/", "gs/")) else None
+    owner: Any = group or game.evening
     values = {
-        "token": lambda: game.evening.token,
-        "view_token": lambda: game.evening.view_token,
+        "token": lambda: owner.token,
+        "view_token": lambda: owner.view_token,
         "number": lambda: game.number,
         "name": lambda: game.seats.order_by("position").first().player.name,
         "ruleset": lambda: game.ruleset,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import logging
 import re
+import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,7 +20,7 @@ from django.http import HttpResponse
 from django.test import Client, override_settings
 from django.urls import path, reverse
 
-from games import bgstats, hint, known, models, selectors, services
+from games import bgstats, hint, known, models, roster, selectors, services
 from games.rules import Move
 from scorepad.urls import urlpatterns as site_urls
 from tests.evening_support import seen_fields
@@ -51,6 +52,9 @@ def finished(names: list[str], evening_name: str = "") -> models.Game:
 def table() -> models.Game:
     """An evening named and peopled with a script: game 1 finished, game 2 under way."""
     first = finished([XSS, "Bob"], evening_name=XSS)
+    # In a group of that name too: its pages are held to the same (kwargs_for gives a
+    # group's URL the group's tokens).
+    roster.attach_evening(roster.create_group(XSS), first.evening)
     second = services.play_again(first.pk)
     services.record_turn(second.pk, Move(second.first_seat, "ones", value=2), None)
     return models.Game.objects.select_related("evening").get(pk=second.pk)
@@ -238,10 +242,18 @@ def test_spectator_pages_never_show_the_edit_token(table: models.Game) -> None:
                 assert token not in response.url
                 response = spectator.get(response.url, headers=headers)
             assert response.status_code == 200, url
-            assert token not in response.content.decode(), url
+            assert token not in text_of(response), url
             assert all(token not in morsel.value for morsel in response.cookies.values()), url
             seen += 1
     assert seen >= 8
+
+
+def text_of(response: Any) -> str:
+    """What an answer says: its text, or every file of a zip (the group's game files)."""
+    if response.get("Content-Type") == "application/zip":
+        archive = zipfile.ZipFile(io.BytesIO(response.content))
+        return "".join(archive.read(name).decode() for name in archive.namelist())
+    return response.content.decode()
 
 
 def in_a_thread(call: Any, *args: Any, **kwargs: Any) -> Any:
@@ -274,11 +286,11 @@ def test_every_spectator_url_reads_only(table: models.Game) -> None:
             assert answers[-1].status_code in (200, 204), (name, headers)
             for response in answers:
                 where = (name, headers, response.status_code)
-                assert token not in response.content.decode(), where
+                assert token not in text_of(response), where
                 assert all(token not in value for value in response.headers.values()), where
                 assert not players_cookies & set(response.cookies), where
                 assert all(token not in morsel.value for morsel in response.cookies.values())
-                html = response.content.decode().lower()
+                html = text_of(response).lower()
                 for control in ("<form", "hx-post", "csrfmiddlewaretoken", 'href="/e/'):
                     assert control not in html, (where, control)
                 assert "no-store" in response["Cache-Control"], where
@@ -289,8 +301,13 @@ def test_every_spectator_url_reads_only(table: models.Game) -> None:
 
 def test_no_write_url_takes_the_spectator_token(table: models.Game) -> None:
     before = snapshot()
-    for name in sorted(KNOWN_WRITES - {"new_evening", "set_language"}):
-        url = reverse(name, args=[table.evening.view_token, table.number])
+    group = table.evening.group
+    for name in sorted(KNOWN_WRITES - {"new_evening", "new_group", "set_language"}):
+        pattern = url_patterns()[name]
+        # Each write with the view token of what it writes: the group's for a group's URL.
+        owner = group if str(pattern.pattern).startswith("g/") else table.evening
+        args = [owner.view_token, table.number][: len(pattern.pattern.converters)]
+        url = reverse(name, args=args)
         assert Client().post(url, {"version": table.version}).status_code == 404, name
     assert snapshot() == before
 
