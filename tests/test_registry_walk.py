@@ -31,7 +31,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve, reverse
 from django.urls.exceptions import Resolver404
 from django.utils import translation
 
-from games import models, selectors, services, virtual_dice
+from games import models, roster, selectors, services, virtual_dice
 from games.rules import RULESETS, Move, Option, RuleSet, register
 from games.rules.errors import N_
 from games.rules.rulesets import FaceSum, FiveAlike, UpperBonus
@@ -99,7 +99,14 @@ STYLES = [
 
 #: Routes a phone reaches that this walk does not fetch: the event streams, which never end
 #: (their answers are tested in test_live).
-NOT_WALKED = {"events", "watch_events", "board_events", "watch_board_events"}
+NOT_WALKED = {
+    "events",
+    "watch_events",
+    "board_events",
+    "watch_board_events",
+    "group_events",
+    "watch_group_events",
+}
 
 
 def routes() -> dict[str, list[str]]:
@@ -134,9 +141,12 @@ OTHER_GAMES_PAGES = {"home", "rules", "rules_ruleset", "history", "player_stats"
 
 def args_for(name: str, game: models.Game) -> list[Any]:
     converters = get_resolver().reverse_dict.getlist(name)[0][0][0][1]
+    # A group's route takes the group's tokens (the case's evening is in a group of its own).
+    group = name.startswith(("group", "watch_group"))
+    owner: Any = game.evening.group if group else game.evening
     values = {
-        "token": game.evening.token,
-        "view_token": game.evening.view_token,
+        "token": owner.token,
+        "view_token": owner.view_token,
         "number": game.number,
         "ruleset": game.ruleset,
         "name": "Ann",
@@ -263,8 +273,11 @@ class Walk:
             return ""
         body = response.content.decode(errors="replace")
         location = response.get("Location", "")
-        if role == "watch" and self.game.evening.token in body + location:
-            self.problems.append(f"{where} shows the edit token to a spectator")
+        if response.status_code == 404 and name not in ROUTES["open"]:
+            self.problems.append(f"{where} answered 404: its token opened nothing")
+        secrets = (self.game.evening.token, self.game.evening.group.token)
+        if role == "watch" and any(secret in body + location for secret in secrets):
+            self.problems.append(f"{where} shows an edit token to a spectator")
         if name not in OTHER_GAMES_PAGES:
             for wrong in rule_words_hold(body, self.ruleset, self.options, lang):
                 self.problems.append(f"{where} says {wrong}")
@@ -357,7 +370,9 @@ def test_every_page_of_every_rule_set_answers_and_says_its_rules(
     index = next(i for i, case in enumerate(CASES) if case.values == (ruleset, options))
     entry_mode = MODES[index % len(MODES)]
     game = services.create_evening(["Ann", "Bob"], ruleset.key, options, entry_mode, first=0)
-    game = models.Game.objects.select_related("evening").get(pk=game.pk)
+    # In a group, so that the group's pages, with this game's results, are walked too.
+    roster.attach_evening(roster.create_group(f"Walk {index}"), game.evening)
+    game = models.Game.objects.select_related("evening__group").get(pk=game.pk)
     walk = Walk(index, game, ruleset, ruleset.normalize_options(options))
     walk.pages(0)
     mode(game, "dice", {"dice": [5] * (ruleset.dice - 1)})
