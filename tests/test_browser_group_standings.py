@@ -10,26 +10,19 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from games import models, selectors, services
+from games import models, roster, selectors, services
 from games.rules import Move
 from tests.test_browser_live import streaming
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.django_db(transaction=True),
-    pytest.mark.urls("tests.group_page_urls"),
 ]
 
 
 def grouped_game(group: models.Group) -> models.Game:
     game = services.create_evening(["Ann", "Bob"], "yam", {}, "value", 0)
-    models.Evening.objects.filter(pk=game.evening_id).update(group=group)
-    for player in game.evening.players.all():
-        member, _ = models.Member.objects.get_or_create(
-            group=group, key=player.name.lower(), defaults={"name": player.name}
-        )
-        player.member = member
-        player.save(update_fields=["member"])
+    roster.attach_evening(group, game.evening)
     return game
 
 
