@@ -52,6 +52,8 @@ class Played:
     seats: tuple[Seat, ...]
     #: The coach's summary kept with the result (``coaching.kept``), or None.
     coach: Mapping[str, Any] | None = None
+    #: The game's options (its house rules): how rare a score was depends on them.
+    options: Mapping[str, Any] = field(default_factory=dict)
 
 
 class Seat(NamedTuple):
@@ -224,6 +226,7 @@ def load(group: models.Group) -> tuple[list[Played], dict[int, str]]:
                 thresholds[key],
                 seats,
                 summary if isinstance(summary, dict) else None,
+                options,
             )
         )
     return played, members

@@ -220,3 +220,34 @@ def test_a_score_beyond_the_usual_widens_the_chart():
     )
     first, last = chart.bars[0].title, chart.bars[-1].title
     assert int(first.split("–")[0]) <= 50 and int(last.split("–")[1].split(":")[0]) >= 900
+
+
+@pytest.mark.django_db
+def test_the_group_says_how_rare_its_records_and_bests_were(
+    client: Client, settings, tmp_path
+) -> None:
+    """The group's highest game, lowest winning score and each member's best are placed
+    among a perfect solo player's scores; each member's average is drawn over them; with no
+    figure the page says why and shows none."""
+    from games import roster
+
+    settings.COACH_TABLES_DIR = tmp_path
+    group = roster.create_group("Jeudi")
+    game = evening(("Ann", "Bob"))
+    roster.attach_evening(group, game.evening)
+    totals = play_dice(game, random.Random(3)).state.totals()
+    url = reverse("group", args=[group.token])
+    page = _text(client.get(url).content.decode())
+    assert rarity.not_built() in page
+    assert "a perfect solo player scores less" not in page
+    stored = _store(tmp_path, Config.of("yam", {}), list(range(0, 400, 4)))
+    # The view link's page (kept apart from the edit link's, which holds the old words until
+    # the group's next game: the standings are kept per signature).
+    html = Client().get(reverse("watch_group", args=[group.view_token])).content.decode()
+    high = max(totals)
+    record = re.search(r'data-record="highest".*?</li>', html, re.S)[0]
+    assert _text(record).endswith(f"{high} — {rarity.share_words(stored.share_below(high))}")
+    bests = _text(re.search(r'<ul class="bests-list">.*?</ul>', html, re.S)[0])
+    for total in totals:
+        assert rarity.share_words(stored.share_below(total)) in bests
+    assert '<ul class="legend averages">' in html

@@ -16,7 +16,8 @@ stream (a WSGI server) the poll runs every 2 s, as the leaderboard's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import charts, labels, live, models, standings
+from games import charts, labels, live, models, rarity, standings
 from games.views import HtmxHttpRequest, fragments
 from games.views.access import Access, percent, with_access
 from games.views.board import lost_per_turn
@@ -84,11 +85,24 @@ class RecordRow:
     value: str
     name: str
     game: GameLink
+    #: A final score's place among a perfect solo player's (the highest game, the lowest
+    #: winning score), else None.
+    place: rarity.Place | None = None
 
 
 @dataclass(frozen=True)
 class Legend:
     name: str
+    style: charts.Style
+
+
+@dataclass(frozen=True)
+class Average:
+    """A member's average score and its place among a perfect solo player's."""
+
+    name: str
+    score: int
+    place: rarity.Place
     style: charts.Style
 
 
@@ -104,6 +118,11 @@ class RulesetView:
     records: list[RecordRow]
     chart: charts.Chart
     legend: list[Legend]
+    #: Each member's average over a perfect solo player's final scores (games.rarity), or
+    #: None and why there is no figure (``no_figure``).
+    perfect_chart: charts.Chart | None
+    averages: list[Average]
+    no_figure: str
 
 
 @dataclass(frozen=True)
@@ -111,6 +130,8 @@ class Best:
     ruleset: str
     total: int
     game: GameLink
+    #: The score's place among a perfect solo player's (games.rarity).
+    place: rarity.Place
 
 
 @dataclass(frozen=True)
@@ -194,7 +215,50 @@ def _record_row(record: standings.Record, ruleset: str, access: Access) -> Recor
         value = ngettext(
             "won from %(n)s point behind", "won from %(n)s points behind", record.value
         ) % {"n": record.value}
-    return RecordRow(record.kind, title, value, record.name, _link(record.game, access))
+    scored = record.kind in (standings.HIGHEST, standings.LOWEST_WIN)
+    place = _place(record.game, record.value) if scored else None
+    return RecordRow(record.kind, title, value, record.name, _link(record.game, access), place)
+
+
+def _place(played: standings.Played, score: int) -> rarity.Place:
+    """``score``'s place under the game's own rules (its house rules included)."""
+    return rarity.lookup(played.ruleset, played.options).place(score)
+
+
+def _against_perfect(
+    part: standings.RulesetStandings, games: Sequence[standings.Played], name: str
+) -> tuple[charts.Chart | None, list[Average], str]:
+    """Each member's average over the final scores of a perfect solo player, under the
+    rules most of the rule set's games were played with (its house rules): the chart, each
+    average's place in words, or why there is none."""
+    played = [game for game in games if game.ruleset == part.ruleset]
+    if not played:
+        return None, [], ""
+    options = Counter(_frozen(game.options) for game in played).most_common(1)[0][0]
+    found = rarity.lookup(part.ruleset, dict(options))
+    if found.distribution is None:
+        return None, [], found.reason
+    averages = [
+        Average(line.name, round(line.average), found.place(round(line.average)), charts.style(i))
+        for i, line in enumerate(part.lines)
+        if line.average is not None
+    ]
+    chart = charts.distribution_chart(
+        found.distribution,
+        [item.score for item in averages],
+        title=_("Against a perfect solo player · %(rules)s") % {"rules": name},
+        description=_(
+            "The final scores of a player who always plays the coach's best move, alone, as "
+            "bars; each member's average as a line."
+        ),
+        x_label=_("Final score"),
+        y_label=_("Share of games (%)"),
+    )
+    return chart, averages, ""
+
+
+def _frozen(options: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
+    return tuple(sorted(options.items()))
 
 
 def _row(line: standings.Standing, access: Access) -> Row:
@@ -240,10 +304,13 @@ def _chart(part: standings.RulesetStandings, name: str) -> tuple[charts.Chart, l
     return chart, legend
 
 
-def _ruleset_view(part: standings.RulesetStandings, access: Access) -> RulesetView:
+def _ruleset_view(
+    part: standings.RulesetStandings, played: Sequence[standings.Played], access: Access
+) -> RulesetView:
     name = labels.ruleset_short(part.ruleset)
     rows = [_row(line, access) for line in part.lines]
     chart, legend = _chart(part, name)
+    perfect, averages, no_figure = _against_perfect(part, played, name)
     return RulesetView(
         key=part.ruleset,
         name=name,
@@ -256,6 +323,9 @@ def _ruleset_view(part: standings.RulesetStandings, access: Access) -> RulesetVi
         records=[_record_row(record, part.ruleset, access) for record in part.records],
         chart=chart,
         legend=legend,
+        perfect_chart=perfect,
+        averages=averages,
+        no_figure=no_figure,
     )
 
 
@@ -308,13 +378,19 @@ def standings_context(
 def _standings_view(
     group: models.Group, access: Access, signature: str, *, big: bool, streaming: bool
 ) -> StandingsView:
-    computed = standings.standings(group)
+    played, members = standings.load(group)
+    computed = standings.compute(played, members)
     poll_url = access.url("group_poll") + f"?sig={signature}" + ("&big=1" if big else "")
     bests = [
         MemberBests(
             computed.members[member],
             [
-                Best(labels.ruleset_short(key), line.best, _link(line.best_game, access))
+                Best(
+                    labels.ruleset_short(key),
+                    line.best,
+                    _link(line.best_game, access),
+                    _place(line.best_game, line.best),
+                )
                 for key, line in lines
                 if line.best is not None and line.best_game is not None
             ],
@@ -322,7 +398,7 @@ def _standings_view(
         for member, lines in computed.bests.items()
     ]
     return StandingsView(
-        rulesets=[_ruleset_view(part, access) for part in computed.rulesets],
+        rulesets=[_ruleset_view(part, played, access) for part in computed.rulesets],
         bests=bests,
         pairs=_pairs(computed.head_to_head),
         games=computed.games,
