@@ -81,7 +81,9 @@ def _next_form(group: models.Group, data: Any = None) -> NextGameForm:
     ids = {member.pk for member in seated}
     members = seated + [m for m in group.members.order_by("name", "pk") if m.pk not in ids]
     rules = (last.ruleset, last.options) if last is not None else None
-    kwargs: dict[str, Any] = {"initial": {"players": [m.pk for m in seated]}}
+    # Before the group's first game, everyone plays (the group was made to play).
+    ticked = seated if last is not None else members
+    kwargs: dict[str, Any] = {"initial": {"players": [m.pk for m in ticked]}}
     if rules is not None:
         kwargs["rules"] = rules
     return NextGameForm(members, data, **kwargs)
