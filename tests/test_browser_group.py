@@ -223,6 +223,7 @@ def test_a_group_of_four_over_three_evenings(live_server: Any, page: Page) -> No
         expect(page.locator(f'#roster input[value="{name}"]')).to_have_count(1)
 
     # The first evening: everyone, Yam.
+    page.locator("#next-evening a.start-button").click()
     page.check('#next-evening input[name="ruleset"][value="yam"]')
     page.locator("#next-evening button.start-button").click()
     page.wait_for_url(re.compile(r"/e/[^/]+/g/1/$"))
@@ -231,6 +232,7 @@ def test_a_group_of_four_over_three_evenings(live_server: Any, page: Page) -> No
 
     # The second evening: Anna away, and "Ana" typed for someone new (a typo, as it turns out).
     page.goto(group_url)
+    page.locator("#next-evening a", has_text="Who plays").click()
     page.locator("#next-evening label", has_text="Anna").locator("input").uncheck()
     page.fill("#next-name", "Ana")
     page.check('#next-evening input[name="ruleset"][value="yam"]')  # the last game's was Yahtzee
@@ -247,6 +249,7 @@ def test_a_group_of_four_over_three_evenings(live_server: Any, page: Page) -> No
     expect(page.locator(f"#member-{bruno.pk}")).to_have_value("Bruno M.")
 
     # The third evening: Anna back, Ana not there, Eve joins.
+    page.locator("#next-evening a", has_text="Who plays").click()
     page.locator("#next-evening label", has_text="Ana").locator("input").uncheck()
     page.locator("#next-evening label", has_text="Anna").locator("input").check()
     page.fill("#next-name", "Eve")

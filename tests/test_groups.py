@@ -92,6 +92,34 @@ def test_the_next_evening_seats_the_members_as_last_time_and_passes_the_start_on
     assert second.ruleset == "yam"
 
 
+def test_one_tap_starts_the_next_evening_as_the_last_game_sat() -> None:
+    client = Client()
+    group = _group(client)
+    _members(client, group, "Anna", "Bruno", "Chloé")
+    first = _first_evening(client, group, ruleset="yatzy")
+    play(first, by_player(best, least, cross))
+    page = client.get(reverse("group", args=[group.token])).content.decode()
+    assert "With Anna, Bruno, Chloé, seated as last time" in page
+    answer = client.post(reverse("group_next_evening", args=[group.token]), {"same": "1"})
+    assert answer.status_code == 302
+    second = models.Game.objects.filter(evening__group=group).exclude(pk=first.pk).get()
+    names = [s.player.name for s in selectors.seats_of(second)]
+    assert names == ["Anna", "Bruno", "Chloé"]
+    assert (second.ruleset, second.first_seat) == ("yatzy", 1)  # the start passed on
+
+
+def test_the_next_evening_form_is_a_page_of_its_own() -> None:
+    client = Client()
+    group = _group(client)
+    _members(client, group, "Anna")
+    page = client.get(reverse("group_next_evening", args=[group.token]))
+    assert page.status_code == 200 and 'name="ruleset"' in page.content.decode()
+    refused = client.post(reverse("group_next_evening", args=[group.token]), {"ruleset": "yam"})
+    assert refused.status_code == 422
+    assert "Tick who plays, or add a member." in refused.content.decode()
+    assert not models.Evening.objects.exists()
+
+
 def test_renaming_a_member_renames_them_in_every_evening_and_the_standings() -> None:
     client = Client()
     group = _group(client)

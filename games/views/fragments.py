@@ -16,6 +16,7 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import get_language
+from markupsafe import Markup
 
 from games import hint, labels, live
 from games.views import HtmxHttpRequest
@@ -38,6 +39,19 @@ def kept[Shown](key: str, work_out: Callable[[], Shown]) -> Shown:
         shown = work_out()
         cache.set(key, shown)
     return shown
+
+
+def kept_html(key: str, render: Callable[[], str]) -> Markup:
+    """A fragment rendered once (``render``: our template, which escaped what it printed)
+    and kept under ``key`` for every visitor, as the #game fragment's bytes are
+    (``render_game``): a page includes it as it was rendered. Only for a fragment with
+    nothing of one request's own in it (no CSRF token, no nonce, no message)."""
+    cache = caches[FRAGMENTS]
+    html: str | None = cache.get(key)
+    if html is None:
+        html = render()
+        cache.set(key, html)
+    return Markup(html)  # noqa: S704 - our own template's output, escaped when rendered
 
 
 def same_for_every_phone(request: HtmxHttpRequest, hint_on: bool = False, **shown: Any) -> bool:

@@ -24,7 +24,7 @@ from django.urls import reverse
 from django.utils.http import content_disposition_header
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from games import known, models, roster, selectors
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
@@ -95,7 +95,6 @@ def _page(
     *,
     group: models.Group | None = None,
     errors: dict[str, list[str]] | None = None,
-    next_form: NextGameForm | None = None,
     import_form: ImportForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
@@ -117,7 +116,7 @@ def _page(
     if not access.read_only:
         context.update(
             edit_url=request.build_absolute_uri(reverse("group", args=[group.token])),
-            next_form=next_form or _next_form(group),
+            last_table=roster.last_table(group),
             import_form=import_form or ImportForm(),
             import_max=IMPORT_MAX_BYTES // 1024,
         )
@@ -205,29 +204,53 @@ def merge_members(request: HtmxHttpRequest, token: str) -> HttpResponse:
     return _write(request, token, "roster", write)
 
 
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def next_evening(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    """The group's next evening, with the members ticked and a newcomer (one field)."""
+    """The group's next evening. The group page's one tap (``same``): everyone of the last
+    game, seated as then, under its rules. Otherwise this page's form: the members ticked,
+    a newcomer (one field), the rules."""
     access, found = _edit(token)
+    if request.method != "POST":
+        return _next_page(request, found, _next_form(found))
+    last = roster.last_table(found) if request.POST.get("same") == "1" else None
+    if last is not None:
+        return _started(
+            request, found, None, [m.pk for m in last.members], "", last.ruleset, last.options
+        )
     form = _next_form(found, request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        try:
-            game = roster.start_evening(
-                found,
-                data["players"],
-                data["name"],
-                data["ruleset"] or None,
-                data.get("options"),
-            )
-        except IllegalMove as problem:
-            form.add_error(None, explain(problem))
-        else:
-            name = selectors.load(game).state.players[game.first_seat]
-            messages.info(request, _("%(name)s starts.") % {"name": name})
-            response = redirect("sheet", game.evening.token, game.number)
-            return known.remember(request, response, game.evening.token)
-    return _page(request, access, group=found, next_form=form, status=422)
+        chosen = (data["players"], data["name"], data["ruleset"] or None, data.get("options"))
+        return _started(request, found, form, *chosen)
+    return _next_page(request, found, form, status=422)
+
+
+def _started(
+    request: HtmxHttpRequest,
+    group: models.Group,
+    form: NextGameForm | None,
+    playing: list[int],
+    newcomer: str,
+    ruleset: str | None,
+    options: dict[str, Any] | None,
+) -> HttpResponse:
+    try:
+        game = roster.start_evening(group, playing, newcomer, ruleset, options)
+    except IllegalMove as problem:
+        form = form or _next_form(group)
+        form.add_error(None, explain(problem))
+        return _next_page(request, group, form, status=422)
+    name = selectors.load(game).state.players[game.first_seat]
+    messages.info(request, _("%(name)s starts.") % {"name": name})
+    response = redirect("sheet", game.evening.token, game.number)
+    return known.remember(request, response, game.evening.token)
+
+
+def _next_page(
+    request: HtmxHttpRequest, group: models.Group, form: NextGameForm, status: int = 200
+) -> HttpResponse:
+    context = {"group": group, "next_form": form, "group_url": reverse("group", args=[group.token])}
+    return render(request, "groups/next.html", context, status=status)
 
 
 # --- evenings joining and leaving -------------------------------------------------------------

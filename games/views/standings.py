@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
 from django.template.defaultfilters import floatformat
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import get_language, ngettext
@@ -369,10 +369,21 @@ def standings_context(
             get_language() or "",
         ]
     )
-    view = fragments.kept(
-        key, lambda: _standings_view(group, access, signature, big=big, streaming=streaming)
-    )
-    return {"standings": view}
+
+    def rendered(template: str) -> str:
+        view = _standings_view(group, access, signature, big=big, streaming=streaming)
+        return render_to_string(template, {"standings": view})
+
+    # Each rendered once per key, for every screen of the group, when first asked: the page
+    # includes the partial (``standings_html()``), the poll swaps its body in.
+    return {
+        "standings_html": lambda: fragments.kept_html(key, lambda: rendered(STANDINGS_PARTIAL)),
+        "standings_body": lambda: fragments.kept_html(
+            f"{key}:body", lambda: rendered(STANDINGS_BODY)
+        ),
+        "standings_big": big,
+        "standings_live": streaming,
+    }
 
 
 def _standings_view(
@@ -423,4 +434,4 @@ def group_poll(request: HtmxHttpRequest, access: Access) -> HttpResponse:
         return HttpResponse(status=204)
     group = open_group(access)
     context = standings_context(request, group, access, signature)
-    return render(request, STANDINGS_BODY, context)
+    return HttpResponse(context["standings_body"]())
