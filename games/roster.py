@@ -211,15 +211,21 @@ class LastTable:
 
 
 def last_table(group: models.Group) -> LastTable | None:
-    """The group's most recent game (newest evening, highest number) as it sat."""
-    game = (
+    """The group's most recent game (newest evening, highest number) as it sat: its seats,
+    their members and the game, in one query."""
+    latest = (
         models.Game.objects.filter(evening__group=group)
         .order_by("-evening__created_at", "-evening_id", "-number")
-        .first()
+        .values("pk")[:1]
     )
-    if game is None:
+    seats = list(
+        models.Seat.objects.filter(game__in=latest)
+        .select_related("game", "player__member")
+        .order_by("position")
+    )
+    if not seats:
         return None
-    seats = game.seats.select_related("player__member").order_by("position")
+    game = seats[0].game
     members = [seat.player.member for seat in seats if seat.player.member is not None]
     return LastTable(members, game.first_seat, game.ruleset, game.options, game.entry_mode)
 

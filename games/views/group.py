@@ -51,24 +51,17 @@ def _edit(token: str) -> tuple[Access, models.Group]:
 def _evenings(group: models.Group, access: Access, page: int | None) -> Any:
     """The group's evenings, newest first, a page of them, each with the link the page's
     access opens (its edit page from the edit link, its view link from the view link)."""
-    evenings = group.evenings.order_by("-created_at", "-pk")
+    evenings = group.evenings.annotate(played=Count("games")).order_by("-created_at", "-pk")
     shown = Paginator(evenings, EVENINGS_PAGE_SIZE).get_page(page)
-    counts = dict(
-        models.Game.objects.filter(evening__in=[e.pk for e in shown.object_list])
-        .values("evening_id")
-        .annotate(n=Count("pk"))
-        .values_list("evening_id", "n")
-    )
     shown.items = [
         {
             "evening": evening,
             "url": reverse("watch_evening_games", args=[evening.view_token])
             if access.read_only
             else reverse("evening_games", args=[evening.token]),
-            "games": ngettext("%(n)s game", "%(n)s games", count) % {"n": count},
+            "games": ngettext("%(n)s game", "%(n)s games", evening.played) % {"n": evening.played},
         }
         for evening in shown.object_list
-        for count in [counts.get(evening.pk, 0)]
     ]
     return shown
 
