@@ -138,8 +138,9 @@ class RateLimits:
             return None
         wait = 0
         match = request.resolver_match
-        # A game file imported from the home page creates an evening too: the same budget.
-        if match is not None and match.url_name in ("new_evening", "import_evening"):
+        # A game file imported from the home page creates an evening too, and a group is made
+        # as freely: the same budget.
+        if match is not None and match.url_name in ("new_evening", "import_evening", "new_group"):
             if settings.NEW_EVENINGS_PER_HOUR:
                 wait = spend("new", client_ip(request), settings.NEW_EVENINGS_PER_HOUR, 3600)
         elif "token" in kwargs and settings.WRITES_PER_MINUTE:

@@ -332,3 +332,16 @@ def _upload(data: bytes):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     return SimpleUploadedFile("game.json", data, content_type="application/json")
+
+
+def test_groups_are_made_within_the_new_evenings_budget(settings) -> None:
+    settings.NEW_EVENINGS_PER_HOUR = 2
+    client = Client()
+    for name in ("One", "Two"):
+        assert client.post(reverse("new_group"), {"name": name}).status_code == 302
+    refused = client.post(reverse("new_group"), {"name": "Three"})
+    assert refused.status_code == 429 and "Retry-After" in refused
+    assert list(models.Group.objects.values_list("name", flat=True).order_by("name")) == [
+        "One",
+        "Two",
+    ]
