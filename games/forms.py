@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games import labels
-from games.models import Game, Player
+from games.models import Game, Member, Player
 from games.params import integer
 from games.rules import RULESETS, IllegalMove, Option, RuleSet
 from games.rules import Game as RulesGame
@@ -293,9 +293,12 @@ class NextGameForm(RulesForm):
     # taken for "no newcomer".
     name = forms.CharField(label=_("Add a player"), required=False, strip=False)
 
-    def __init__(self, players: Sequence[Player], *args: Any, **kwargs: Any) -> None:
+    def __init__(
+        self, players: Sequence[Player] | Sequence[Member], *args: Any, **kwargs: Any
+    ) -> None:
+        """``players``: the evening's, or a group's members for its next evening."""
         super().__init__(*args, **kwargs)
-        self.evening_players = list(players)
+        self.evening_players: list[Player | Member] = list(players)
         self.fields["players"].choices = [(p.pk, p.name) for p in self.evening_players]
 
     def clean_name(self) -> str:
@@ -318,7 +321,7 @@ class NextGameForm(RulesForm):
         except forms.ValidationError:
             return None
 
-    def ticks(self) -> list[tuple[Player, bool]]:
+    def ticks(self) -> list[tuple[Player | Member, bool]]:
         """Each player of the list and whether their box is ticked (as sent, or as set up)."""
         ticked = {str(value) for value in self["players"].value() or []}
         return [(player, str(player.pk) in ticked) for player in self.evening_players]

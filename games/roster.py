@@ -60,7 +60,8 @@ def _member_name(group: models.Group, name: str, other_than: int | None = None) 
     name = names.check(name)
     if not name:
         raise IllegalMove("group", N_("Give the member a name."))
-    clash = group.members.filter(key=names.key(name)).exclude(pk=other_than).first()
+    same = group.members.filter(key=names.key(name))
+    clash = (same if other_than is None else same.exclude(pk=other_than)).first()
     if clash is not None:
         raise IllegalMove(
             "group",

@@ -650,8 +650,9 @@ def join_members(group: models.Group, players: Any) -> None:
 def _joined(evening: models.Evening, players: Sequence[models.Player]) -> None:
     """New players of a group's evening (the next game's newcomers, a player seated at the
     table) join its roster."""
-    if evening.group_id is not None and players:
-        join_members(evening.group, players)
+    group = evening.group if evening.group_id is not None else None
+    if group is not None and players:
+        join_members(group, players)
 
 
 def _seats_at(game_id: int, version: int) -> tuple[models.Game, list[models.Seat]]:

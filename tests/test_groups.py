@@ -345,3 +345,23 @@ def test_groups_are_made_within_the_new_evenings_budget(settings) -> None:
         "One",
         "Two",
     ]
+
+
+def test_the_evenings_are_listed_newest_first_twenty_a_page() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    client = Client()
+    group = _group(client)
+    start = datetime(2026, 1, 1, 20, tzinfo=UTC)
+    for week in range(21):
+        game = services.create_evening(["Ann", "Bob"], "yam", evening_name=f"Week {week}")
+        roster.attach_evening(group, game.evening)
+        models.Evening.objects.filter(pk=game.evening_id).update(
+            created_at=start + timedelta(weeks=week)
+        )
+    url = reverse("watch_group", args=[group.view_token])
+    first = re.findall(r"Week (\d+)", client.get(url).content.decode())
+    second = re.findall(r"Week (\d+)", client.get(url + "?page=2").content.decode())
+    assert first == [str(week) for week in range(20, 0, -1)]
+    assert second == ["0"]
+    assert client.get(url + "?page=99").status_code == 200  # the last page, not an error

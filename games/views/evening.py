@@ -118,11 +118,12 @@ def _known_groups(request: HtmxHttpRequest) -> list[models.Group]:
 def evening_group_context(request: HtmxHttpRequest, evening: models.Evening) -> dict[str, Any]:
     """What the evening page shows of its group (edit link only): its group, or the groups
     this browser knows to add it to."""
-    if evening.group_id is not None:
+    group = evening.group if evening.group_id is not None else None
+    if group is not None:
         return {
-            "evening_group": evening.group,
-            "evening_group_url": reverse("group", args=[evening.group.token])
-            if evening.group.token in known.tokens(request, known.GROUPS_COOKIE)
+            "evening_group": group,
+            "evening_group_url": reverse("group", args=[group.token])
+            if group.token in known.tokens(request, known.GROUPS_COOKIE)
             else None,
             "leave_url": reverse("evening_leave_group", args=[evening.token]),
         }

@@ -26,7 +26,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from games import known, models, roster, selectors
+from games import known, labels, models, roster, selectors
 from games.forms import IMPORT_MAX_BYTES, ImportForm, NextGameForm
 from games.params import integer
 from games.rules import IllegalMove, gamefile
@@ -48,22 +48,28 @@ def _edit(token: str) -> tuple[Access, models.Group]:
     return access, open_group(access)
 
 
-def _evenings(group: models.Group, access: Access, page: int | None) -> Any:
+def _evenings(group: models.Group, access: Access, page: int | None) -> tuple[Any, list[Any]]:
     """The group's evenings, newest first, a page of them, each with the link the page's
-    access opens (its edit page from the edit link, its view link from the view link)."""
-    evenings = group.evenings.annotate(played=Count("games")).order_by("-created_at", "-pk")
+    access opens (its edit page from the edit link, its view link from the view link) and
+    its number of games, counted in the same query."""
+    evenings = (
+        group.evenings.annotate(played=Count("games"))
+        .order_by("-created_at", "-pk")
+        .values("name", "created_at", "token", "view_token", "played")
+    )
     shown = Paginator(evenings, EVENINGS_PAGE_SIZE).get_page(page)
-    shown.items = [
+    items = [
         {
-            "evening": evening,
-            "url": reverse("watch_evening_games", args=[evening.view_token])
+            "name": labels.evening_name(row["name"], row["created_at"]),
+            "created_at": row["created_at"],
+            "url": reverse("watch_evening_games", args=[row["view_token"]])
             if access.read_only
-            else reverse("evening_games", args=[evening.token]),
-            "games": ngettext("%(n)s game", "%(n)s games", evening.played) % {"n": evening.played},
+            else reverse("evening_games", args=[row["token"]]),
+            "games": ngettext("%(n)s game", "%(n)s games", row["played"]) % {"n": row["played"]},
         }
-        for evening in shown.object_list
+        for row in shown.object_list
     ]
-    return shown
+    return shown, items
 
 
 def _next_form(group: models.Group, data: Any = None) -> NextGameForm:
@@ -92,11 +98,13 @@ def _page(
     status: int = 200,
 ) -> HttpResponse:
     group = group or open_group(access)
+    evenings, evening_items = _evenings(group, access, integer(request.GET.get("page")))
     context: dict[str, Any] = {
         "group": group,
         "read_only": access.read_only,
         "members": list(group.members.order_by("name", "pk")),
-        "evenings": _evenings(group, access, integer(request.GET.get("page"))),
+        "evenings": evenings,
+        "evening_items": evening_items,
         "watch_url": request.build_absolute_uri(reverse("watch_group", args=[group.view_token])),
         "games_csv_url": access.url("group_games_csv") + f"?lang={get_language()}",
         "games_csv_plain_url": access.url("group_games_csv"),
