@@ -35,6 +35,7 @@ import threading
 import weakref
 from collections import Counter
 from collections.abc import AsyncIterator
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -239,9 +240,15 @@ async def events(request: HttpRequest, access: Access, number: int) -> HttpRespo
     return _streaming(request, stream(game, number, version, newest))
 
 
-@require_safe
-@with_access
-async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase:
+async def _held_stream(
+    request: HttpRequest,
+    access: Access,
+    owner: type[models.Evening] | type[models.Group],
+    events: Any,
+) -> HttpResponseBase:
+    """The stream ``events(pk, catch_up)`` of the evening or group (``owner``) the URL's
+    token opens: 204 under WSGI, which cannot hold it; 429 for an address holding all its
+    streams; 404 for a wrong token. The lookup reads nothing more once the stream runs."""
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)
     refused = _too_many(request)
@@ -249,19 +256,31 @@ async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase
         return refused
     field = "view_token" if access.read_only else "token"
     try:
-        evening = (
-            await models.Evening.objects.filter(**{field: access.token})
+        pk = (
+            await owner.objects.filter(**{field: access.token})
             .values_list("pk", flat=True)
             .afirst()
         )
-        await sync_to_async(_release)()  # the evening's stream reads nothing more
-        if evening is None:
-            raise Http404("No such evening.")
+        await sync_to_async(_release)()  # the stream reads nothing more
+        if pk is None:
+            raise Http404("No such page.")
     except BaseException:
         holders.give_back(client_ip(request))
         raise
     catch_up = "Last-Event-ID" in request.headers
-    return _streaming(request, evening_stream(evening, catch_up))
+    return _streaming(request, events(pk, catch_up))
+
+
+@require_safe
+@with_access
+async def board_events(request: HttpRequest, access: Access) -> HttpResponseBase:
+    return await _held_stream(request, access, models.Evening, evening_stream)
+
+
+@require_safe
+@with_access
+async def group_events(request: HttpRequest, access: Access) -> HttpResponseBase:
+    return await _held_stream(request, access, models.Group, group_stream)
 
 
 def _group_keys(group_id: int) -> list[str]:
@@ -296,27 +315,3 @@ async def group_stream(group_id: int, catch_up: bool) -> AsyncIterator[str]:
                 if change is None:  # the group's evenings changed, or the listener was away
                     break
         catch_up = True  # listening on the evenings anew: the page looks once more
-
-
-@require_safe
-@with_access
-async def group_events(request: HttpRequest, access: Access) -> HttpResponseBase:
-    if not isinstance(request, ASGIRequest):
-        return HttpResponse(status=204)
-    refused = _too_many(request)
-    if refused is not None:
-        return refused
-    field = "view_token" if access.read_only else "token"
-    try:
-        group = (
-            await models.Group.objects.filter(**{field: access.token})
-            .values_list("pk", flat=True)
-            .afirst()
-        )
-        if group is None:
-            raise Http404("No such group.")
-    except BaseException:
-        holders.give_back(client_ip(request))
-        raise
-    catch_up = "Last-Event-ID" in request.headers
-    return _streaming(request, group_stream(group, catch_up))
