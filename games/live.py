@@ -214,12 +214,19 @@ def held(request: Any) -> bool:
     return settings.LIVE_STREAMS == "on"
 
 
+def _notify(payload: str) -> None:
+    """NOTIFY ``payload`` on the channel inside the write's transaction: PostgreSQL sends it
+    at the commit, never for one rolled back. The one SQL text of the site: the ORM has no
+    NOTIFY, and this is PostgreSQL's own call, with its arguments bound, not built."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+
+
 def announce_group(group_id: int) -> None:
     """Tell the streams of group ``group_id``, everywhere, that its evenings changed (one
     joined or left it) once the current transaction commits (nothing if it rolls back)."""
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, f"{GROUP_PAYLOAD}{group_id}"])
+        _notify(f"{GROUP_PAYLOAD}{group_id}")
     else:
         transaction.on_commit(lambda: hub.tell_group_from_thread(group_id))
 
@@ -228,9 +235,6 @@ def announce(game_id: int, evening_id: int, change: Change) -> None:
     """Tell the streams of game ``game_id`` and of its evening, everywhere, of ``change``
     once the current transaction commits (nothing if it rolls back)."""
     if connection.vendor == "postgresql":
-        payload = change.payload(game_id, evening_id)
-        with connection.cursor() as cursor:
-            # NOTIFY inside the write's transaction: PostgreSQL sends it at the commit.
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, payload])
+        _notify(change.payload(game_id, evening_id))
     else:
         transaction.on_commit(lambda: hub.tell_from_thread(game_id, evening_id, change))

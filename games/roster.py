@@ -29,7 +29,7 @@ from games.rules.seating import next_starter
 GROUP_NAME_LENGTH = 80
 
 
-def _group_name(name: str) -> str:
+def group_name(name: str) -> str:
     name = name.strip()
     if not name:
         raise IllegalMove("group", N_("Give the group a name."))
@@ -43,11 +43,11 @@ def _group_name(name: str) -> str:
 
 
 def create_group(name: str) -> models.Group:
-    return models.Group.objects.create(name=_group_name(name))
+    return models.Group.objects.create(name=group_name(name))
 
 
 def rename_group(group: models.Group, name: str) -> None:
-    group.name = _group_name(name)
+    group.name = group_name(name)
     group.save(update_fields=["name", "updated_at"])
     live.announce_group(group.pk)
 
@@ -257,6 +257,10 @@ def start_evening(
             seated.append(models.Member.objects.create(group=group, name=name, key=names.key(name)))
         if not seated:
             raise IllegalMove("group", N_("Tick who plays, or add a member."))
+        if ruleset is None:  # the last game's rules
+            if last is None:  # the page's form always sends rules for the first evening
+                raise IllegalMove("group", N_("Choose the rules."))
+            ruleset, options = last.ruleset, last.options
         first = (
             next_starter([m.pk for m in before], last.first, [m.pk for m in seated])
             if last is not None and before
@@ -264,18 +268,15 @@ def start_evening(
         )
         game = services.create_evening(
             [m.name for m in seated],
-            ruleset or (last.ruleset if last else "yahtzee"),
-            options if ruleset else (last.options if last else options),
+            ruleset,
+            options,
             entry_mode or (last.entry_mode if last else models.Game.EntryMode.VALUE),
             first,
         )
         evening = game.evening
         evening.group = group
         evening.save(update_fields=["group"])
-        by_name = {m.name: m for m in seated}
-        for player in evening.players.all():
-            player.member = by_name[player.name]
-            player.save(update_fields=["member"])
+        services.join_members(group, evening.players.all())  # each the member it seats
         live.announce_group(group.pk)
         return game
 

@@ -365,3 +365,11 @@ def test_the_evenings_are_listed_newest_first_twenty_a_page() -> None:
     assert first == [str(week) for week in range(20, 0, -1)]
     assert second == ["0"]
     assert client.get(url + "?page=99").status_code == 200  # the last page, not an error
+
+
+def test_a_first_evening_needs_its_rules_and_nothing_is_made_without() -> None:
+    group = roster.create_group("Jeudi")
+    anna = roster.add_member(group, "Anna")
+    with pytest.raises(IllegalMove, match="Choose the rules"):
+        roster.start_evening(group, [anna.pk])
+    assert not models.Evening.objects.exists()

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -279,7 +280,7 @@ def join_group(request: HtmxHttpRequest, token: str) -> HttpResponse:
     if request.POST.get("confirm") != "1":
         if group is None:
             try:
-                name = roster._group_name(name)
+                name = roster.group_name(name)
             except IllegalMove as problem:
                 messages.error(request, explain(problem))
                 return redirect(back + "#group")
@@ -296,13 +297,15 @@ def join_group(request: HtmxHttpRequest, token: str) -> HttpResponse:
         }
         return render(request, "groups/join.html", context)
     try:
-        if group is None:
-            group = roster.create_group(name)
-            response = redirect("group", group.token)
-            known.remember(request, response, group.token, known.GROUPS_COOKIE)
-        else:
-            response = redirect("group", group.token)
-        roster.attach_evening(group, evening)
+        # The new group and the evening joining it, or neither.
+        with transaction.atomic():
+            if group is None:
+                group = roster.create_group(name)
+                response = redirect("group", group.token)
+                known.remember(request, response, group.token, known.GROUPS_COOKIE)
+            else:
+                response = redirect("group", group.token)
+            roster.attach_evening(group, evening)
     except IllegalMove as problem:
         messages.error(request, explain(problem))
         return redirect(back + "#group")
